@@ -1,0 +1,111 @@
+// The constraint Gram matrix S = G M⁻¹ Gᵀ of a separable system and its LDLᵀ factorization:
+// the matrix of RATTLE's position iteration and of its momentum projection. Dense G uses a
+// dense factorization; sparse G (long chains) assembles S in a fixed pattern without
+// allocating and factors it with a sparse LDLᵀ, O(m) for banded S.
+#pragma once
+
+#include <stdexcept>
+#include <vector>
+
+#include "geomint/core/linear_solvers.hpp"
+#include "geomint/system/constrained_system.hpp"
+
+namespace geomint {
+namespace detail {
+
+template <class System, bool Sparse = system_traits<System>::sparse_jacobian>
+class constraint_gram;
+
+template <class System>
+class constraint_gram<System, false> {
+  using traits = system_traits<System>;
+  static constexpr int N = traits::n, M = traits::m;
+
+ public:
+  void resize(int n, int m) {
+    w_.resize(m, n);
+    ldlt_.resize(m);
+  }
+  /// Assembles S = G M⁻¹ Gᵀ and factorizes it; false if S is singular.
+  bool factorize(const System& sys, const typename traits::jacobian_type& g) {
+    sys.mass().right_apply_inverse(g, w_);
+    ldlt_.system_matrix().noalias() = w_ * g.transpose();
+    return ldlt_.factorize();
+  }
+  template <class V>
+  void solve_in_place(V& rhs) { ldlt_.solve_in_place(rhs); }
+
+ private:
+  matrix<M, N> w_;
+  dense_ldlt<M> ldlt_;
+};
+
+template <class System>
+class constraint_gram<System, true> {
+  using traits = system_traits<System>;
+  using jacobian_type = typename traits::jacobian_type;
+  static_assert(jacobian_type::IsRowMajor, "geomint: sparse constraint Jacobians must be RowMajor");
+
+ public:
+  void resize(int, int) {}
+
+  bool factorize(const System& sys, const jacobian_type& g) {
+    const auto& w = sys.mass().inverse_diagonal();  // sparse G requires a diagonal mass
+    if (g.nonZeros() != planned_nonzeros_ || g.rows() != planned_rows_) plan(g);
+    double* s = ldlt_.system_matrix().valuePtr();
+    const double* gv = g.valuePtr();
+    for (std::size_t e = 0; e + 1 < offset_.size(); ++e) {
+      double sum = 0;
+      for (int k = offset_[e]; k < offset_[e + 1]; ++k) sum += gv[left_[k]] * w(column_[k]) * gv[right_[k]];
+      s[e] = sum;
+    }
+    return ldlt_.factorize();
+  }
+  template <class V>
+  void solve_in_place(V& rhs) { ldlt_.solve_in_place(rhs); }
+
+ private:
+  // For every stored entry e of S (column-major order), the pairs (left, right) of positions in
+  // G's value array with equal column: S_e = Σ G[left] w[column] G[right]. Built once per pattern.
+  void plan(const jacobian_type& g) {
+    if (!g.isCompressed()) throw std::invalid_argument("geomint: sparse constraint Jacobian must be compressed");
+    const int m = static_cast<int>(g.rows());
+    sparse_ldlt::matrix_type& s = ldlt_.system_matrix();
+    s = g * g.transpose();  // structural pattern of S (allocates: first step only)
+    s.makeCompressed();
+    offset_.assign(1, 0);
+    left_.clear();
+    right_.clear();
+    column_.clear();
+    const int* outer = g.outerIndexPtr();
+    const int* inner = g.innerIndexPtr();
+    for (int c = 0; c < m; ++c) {
+      for (sparse_ldlt::matrix_type::InnerIterator it(s, c); it; ++it) {
+        const int r = static_cast<int>(it.row());
+        int a = outer[r], b = outer[c];
+        while (a < outer[r + 1] && b < outer[c + 1]) {  // merge two sorted rows of G
+          if (inner[a] < inner[b]) ++a;
+          else if (inner[b] < inner[a]) ++b;
+          else {
+            left_.push_back(a);
+            right_.push_back(b);
+            column_.push_back(inner[a]);
+            ++a;
+            ++b;
+          }
+        }
+        offset_.push_back(static_cast<int>(left_.size()));
+      }
+    }
+    planned_nonzeros_ = g.nonZeros();
+    planned_rows_ = g.rows();
+    ldlt_.analyze();
+  }
+
+  sparse_ldlt ldlt_;
+  std::vector<int> offset_, left_, right_, column_;
+  Eigen::Index planned_nonzeros_ = -1, planned_rows_ = -1;
+};
+
+}  // namespace detail
+}  // namespace geomint

@@ -1,0 +1,226 @@
+// Stage equations of a constrained PRK method for a general H(q, p) (Hairer 2003, (2.6)–(2.7)),
+// with an optional non-conservative force f(t, q, p), solved as one system in
+// z = (P_1..P_s, Q_2..Q_s, Λ̃_1..Λ̃_{s−1}), Λ̃ = hΛ:
+//
+//   R_P,i = P_i − p0 + h Σ_j a_ij (∂H/∂q − f)(P_j, Q_j) + Σ_{j<s} a_ij G(Q_j)ᵀ Λ̃_j
+//   R_Q,i = Q_i − q0 − h Σ_j â_ij ∂H/∂p(P_j, Q_j)                      i = 2..s
+//   R_g,i = g(Q_i)                                                     i = 2..s
+//
+// (Q_1 = q0 because â_1j = 0; Λ_s does not enter because a_is = 0.) Newton's matrix is
+// assembled densely from the second derivatives (the system's or forward differences).
+#pragma once
+
+#include <array>
+#include <cmath>
+
+#include "geomint/core/linear_solvers.hpp"
+#include "geomint/core/newton.hpp"
+#include "geomint/core/step_error.hpp"
+#include "geomint/system/second_derivatives.hpp"
+#include "geomint/tableau/constrained_tableaux.hpp"
+
+namespace geomint {
+namespace detail {
+
+template <class System, int S>
+class general_stages {
+  using traits = system_traits<System>;
+  static constexpr int N = traits::n, M = traits::m;
+  static constexpr int ZN = size::fixed_if_small(
+      size::sum(size::product(S, N), size::product(S - 1, size::sum(N, M))));
+  using jacobian_type = typename traits::jacobian_type;
+  static_assert(!traits::sparse_jacobian,
+                "geomint: the general stage solver needs a dense constraint Jacobian; sparse "
+                "systems must be separable without a non-conservative force");
+
+ public:
+  using unknowns = vector<ZN>;
+
+  explicit general_stages(const partitioned_tableau<S>& t) : t_(t), c_(t.c()) {}
+
+  void resize(int n, int m) {
+    n_ = n;
+    m_ = m;
+    p_.resize(n, S);
+    q_.resize(n, S);
+    fq_.resize(n, S);
+    fp_.resize(n, S);
+    lambda_.resize(m, S - 1);
+    gl_.resize(n, S - 1);
+    work_.resize(n);
+    work2_.resize(n);
+    fq_col_.resize(n);
+    force_.resize(n);
+    p0_store_.resize(n);
+    gval_.resize(m);
+    hess_.resize(n, n);
+    hess2_.resize(n, n);
+    jac_scratch_.resize(m, n);
+    for (auto& g : jac_) g.resize(m, n);
+    second_.resize(n);
+    lu_.resize(unknown_count());
+  }
+  int unknown_count() const { return S * n_ + (S - 1) * (n_ + m_); }
+
+  template <class Q0, class P0>
+  void begin(const System& sys, const Q0& q0, const P0& p0, const jacobian_type& g0, double t, double h) {
+    sys_ = &sys;
+    t0_ = t;
+    h_ = h;
+    q_.col(0) = q0;
+    p0_store_ = p0;
+    jac_[0] = g0;
+    q0_scale_ = std::fmax(q0.cwiseAbs().maxCoeff(), std::numeric_limits<double>::min());
+    p0_scale_ = p0.cwiseAbs().maxCoeff();
+  }
+
+  /// P_i = p0, Q_i = q0 + c_i h ∂H/∂p(q0, p0), Λ̃ from the previous step.
+  void guess(unknowns& z, const matrix<M, S - 1>& previous_lambda, double lambda_scale) {
+    sys_->dh_dp(q_.col(0), p0_store_, work_);
+    for (int i = 0; i < S; ++i) z.segment(i * n_, n_) = p0_store_;
+    for (int i = 1; i < S; ++i) z.segment(q_offset(i), n_) = q_.col(0) + c_(i) * h_ * work_;
+    for (int k = 0; k < S - 1; ++k) z.segment(lambda_offset(k), m_) = lambda_scale * previous_lambda.col(k);
+  }
+
+  // --- Newton problem interface ------------------------------------------------------------
+  void residual(const unknowns& z, unknowns& r) {
+    evaluate(z);
+    for (int i = 0; i < S; ++i) {
+      auto ri = r.segment(i * n_, n_);
+      ri = p_.col(i) - p0_store_;
+      for (int j = 0; j < S; ++j) {
+        if (t_.ap(i, j) == 0) continue;
+        ri += h_ * t_.ap(i, j) * fq_.col(j);
+        if (j < S - 1) ri += t_.ap(i, j) * gl_.col(j);
+      }
+    }
+    for (int i = 1; i < S; ++i) {
+      auto ri = r.segment(q_offset(i), n_);
+      ri = q_.col(i) - q_.col(0);
+      for (int j = 0; j < S; ++j) ri -= h_ * t_.aq(i, j) * fp_.col(j);
+      if (m_ > 0) {
+        work_ = q_.col(i);
+        sys_->constraint(work_, gval_);
+        r.segment(g_offset(i), m_) = gval_;
+      }
+    }
+  }
+  bool has_jacobian() const { return have_jacobian_; }
+  void update_jacobian(const unknowns& z) {
+    evaluate(z);
+    auto& jm = lu_.system_matrix();
+    jm.setIdentity();
+    for (int j = 0; j < S; ++j) {
+      work_ = q_.col(j);
+      work2_ = p_.col(j);
+      const double tj = t0_ + c_(j) * h_;
+      // ∂R_P,i/∂P_j = h a_ij (H_qp − f_p)_j,   ∂R_Q,i/∂P_j = −h â_ij H_pp,j
+      second_.h_qp(*sys_, work_, work2_, hess_);
+      if constexpr (traits::has_force) {
+        second_.force_p(*sys_, tj, work_, work2_, hess2_);
+        hess_ -= hess2_;
+      }
+      for (int i = 0; i < S; ++i) jm.block(i * n_, j * n_, n_, n_) += h_ * t_.ap(i, j) * hess_;
+      second_.h_pp(*sys_, work_, work2_, hess_);
+      for (int i = 1; i < S; ++i) jm.block(q_offset(i), j * n_, n_, n_) -= h_ * t_.aq(i, j) * hess_;
+      if (j == 0) continue;  // Q_1 = q0 is not an unknown
+      // ∂R_Q,i/∂Q_j = −h â_ij H_qpᵀ (∂(∂H/∂p)/∂q);  ∂R_P,i/∂Q_j = h a_ij (H_qq − f_q) + a_ij Σλ∇²g
+      second_.h_qp(*sys_, work_, work2_, hess_);
+      for (int i = 1; i < S; ++i) jm.block(q_offset(i), q_offset(j), n_, n_) -= h_ * t_.aq(i, j) * hess_.transpose();
+      second_.h_qq(*sys_, work_, work2_, hess_);
+      if constexpr (traits::has_force) {
+        second_.force_q(*sys_, tj, work_, work2_, hess2_);
+        hess_ -= hess2_;
+      }
+      hess_ *= h_;
+      if (j < S - 1 && m_ > 0) {
+        second_.constraint_hessian(*sys_, work_, lambda_.col(j), jac_scratch_, hess2_);
+        hess_ += hess2_;
+      }
+      for (int i = 0; i < S; ++i) jm.block(i * n_, q_offset(j), n_, n_) += t_.ap(i, j) * hess_;
+      // ∂R_g,j/∂Q_j = G(Q_j)
+      if (m_ > 0) jm.block(g_offset(j), q_offset(j), m_, n_) = jac_[j];
+    }
+    for (int j = 0; j < S - 1 && m_ > 0; ++j)  // ∂R_P,i/∂Λ̃_j = a_ij G(Q_j)ᵀ
+      for (int i = 0; i < S; ++i) jm.block(i * n_, lambda_offset(j), n_, m_) = t_.ap(i, j) * jac_[j].transpose();
+    if (m_ > 0) jm.block(g_offset(1), g_offset(1), (S - 1) * m_, (S - 1) * m_).setZero();
+    if (!lu_.factorize())
+      throw step_error(failure_reason::singular_constraint_jacobian, t0_, h_, 0, 0,
+                       "the stage Jacobian is singular: G(q) ∂²H/∂p² G(q)ᵀ is not invertible "
+                       "(Hairer 2003, (2.4)); are two constraints dependent?");
+    have_jacobian_ = true;
+  }
+  void solve_in_place(unknowns& d) { lu_.solve_in_place(d); }
+  double increment_norm(const unknowns& z, const unknowns& d) {
+    const double p_scale = std::fmax(std::fmax(p0_scale_, z.head(S * n_).cwiseAbs().maxCoeff()),
+                                     std::numeric_limits<double>::min());
+    double e = d.head(S * n_).cwiseAbs().maxCoeff() / p_scale;
+    e = std::fmax(e, d.segment(q_offset(1), (S - 1) * n_).cwiseAbs().maxCoeff() / q0_scale_);
+    for (int j = 0; j < S - 1 && m_ > 0; ++j) {  // effect of dΛ̃_j on the momenta
+      work_.noalias() = jac_[j].transpose() * d.segment(lambda_offset(j), m_);
+      e = std::fmax(e, work_.cwiseAbs().maxCoeff() / p_scale);
+    }
+    return e;
+  }
+  // -----------------------------------------------------------------------------------------
+
+  /// After convergence: q1 = Q_s and p̂ = p0 − h Σ b_i (∂H/∂q − f)_i − Σ_{i<s} b_i G_iᵀΛ̃_i.
+  void finish(const unknowns& z, vector<N>& q1, vector<N>& p_hat) {
+    evaluate(z);
+    q1 = q_.col(S - 1);
+    p_hat = p0_store_;
+    p_hat.noalias() -= h_ * (fq_ * t_.b);
+    for (int k = 0; k < S - 1; ++k) p_hat -= t_.b(k) * gl_.col(k);
+  }
+
+  const matrix<M, S - 1>& multipliers() const { return lambda_; }
+  /// Forget the factorization (another system or a reset).
+  void invalidate() { have_jacobian_ = false; }
+
+ private:
+  int q_offset(int i) const { return S * n_ + (i - 1) * n_; }
+  int g_offset(int i) const { return S * n_ + (S - 1) * n_ + (i - 1) * m_; }
+  int lambda_offset(int k) const { return S * n_ + (S - 1) * n_ + k * m_; }
+
+  /// Stage values and the derivatives the residual needs, at z.
+  void evaluate(const unknowns& z) {
+    const System& sys = *sys_;
+    for (int j = 0; j < S; ++j) p_.col(j) = z.segment(j * n_, n_);
+    for (int j = 1; j < S; ++j) q_.col(j) = z.segment(q_offset(j), n_);
+    for (int k = 0; k < S - 1; ++k) lambda_.col(k) = z.segment(lambda_offset(k), m_);
+    for (int j = 0; j < S; ++j) {
+      work_ = q_.col(j);
+      work2_ = p_.col(j);
+      sys.dh_dq(work_, work2_, fq_col_);
+      if constexpr (traits::has_force) {
+        sys.force(t0_ + c_(j) * h_, work_, work2_, force_);
+        fq_col_ -= force_;
+      }
+      fq_.col(j) = fq_col_;
+      sys.dh_dp(work_, work2_, fq_col_);
+      fp_.col(j) = fq_col_;
+      if (j > 0 && m_ > 0) sys.constraint_jacobian(work_, jac_[j]);
+      if (j < S - 1 && m_ > 0) gl_.col(j).noalias() = jac_[j].transpose() * lambda_.col(j);
+    }
+  }
+
+  partitioned_tableau<S> t_;
+  vector<S> c_;
+  int n_ = 0, m_ = 0;
+  double t0_ = 0, h_ = 0, q0_scale_ = 1, p0_scale_ = 0;
+  bool have_jacobian_ = false;
+  const System* sys_ = nullptr;
+  vector<N> p0_store_, work_, work2_, fq_col_, force_;
+  vector<M> gval_;
+  matrix<N, S> p_, q_, fq_, fp_;
+  matrix<M, S - 1> lambda_;
+  matrix<N, S - 1> gl_;
+  matrix<N, N> hess_, hess2_;
+  jacobian_type jac_scratch_;
+  std::array<jacobian_type, S> jac_;
+  second_derivatives<System> second_;
+  dense_lu<ZN> lu_;
+};
+
+}  // namespace detail
+}  // namespace geomint

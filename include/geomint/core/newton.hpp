@@ -1,0 +1,127 @@
+// Newton iteration for implicit stage equations (DESIGN.md §4).
+//
+// Simplified Newton with a frozen, factorized Jacobian: the factorization is reused across
+// iterations and, while the iteration contracts fast, across steps. When the contraction
+// factor θ = ‖Δz_k‖/‖Δz_{k−1}‖ exceeds `refresh_contraction`, the Jacobian is refreshed at the
+// current iterate (from the initial guess if the iteration grew); if a fresh Jacobian still
+// contracts slowly, every further iteration refreshes it (full Newton). The iteration stops
+// when the scaled increment is below `tolerance` (near round-off by default) or when it has
+// stalled at the round-off floor.
+#pragma once
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "geomint/core/step_error.hpp"
+
+namespace geomint {
+
+struct newton_options {
+  /// Scaled increment norm at which the iteration has converged (relative to the unknowns).
+  double tolerance = 10 * std::numeric_limits<double>::epsilon();
+  /// Hard bound on iterations per solve, refreshes included.
+  int max_iterations = 50;
+  /// Contraction factor above which a frozen Jacobian is refreshed.
+  double refresh_contraction = 0.3;
+};
+
+/// Counters accumulated over the lifetime of a stepper.
+struct newton_statistics {
+  long solves = 0;
+  long iterations = 0;
+  long jacobian_updates = 0;
+  long full_newton_fallbacks = 0;
+};
+
+struct newton_report {
+  int iterations = 0;
+  double increment = 0;  ///< scaled norm of the last increment
+};
+
+/// Where a solve happens, for the error message.
+struct newton_context {
+  double t = 0;
+  double dt = 0;
+  const char* what = "stage equations";
+};
+
+namespace detail {
+template <class V>
+bool all_finite(const V& v) {
+  return v.allFinite();
+}
+}  // namespace detail
+
+/// Solves F(z) = 0 in place. `Problem` provides
+///   void   residual(const Z& z, Z& r);            // r = F(z)
+///   void   update_jacobian(const Z& z);           // (re)factorize J ≈ F'(z); may throw step_error
+///   bool   has_jacobian() const;                  // a factorization from an earlier solve exists
+///   void   solve_in_place(Z& r);                  // r ← J⁻¹ r with the current factorization
+///   double increment_norm(const Z& z, const Z& dz) const;  // scaled, dimensionless
+/// `z0` (same type as z) holds the initial guess on return from a restart; `r` is scratch.
+/// On failure a step_error is thrown; z is then unspecified (callers solve in a workspace).
+template <class Problem, class Z>
+newton_report newton_solve(Problem& problem, Z& z, Z& z0, Z& r, const newton_options& opt,
+                           newton_statistics& stats, const newton_context& ctx) {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  auto fail = [&](failure_reason why, int k, double norm, const std::string& detail) {
+    throw step_error(why, ctx.t, ctx.dt, k, norm, std::string(ctx.what) + ": " + detail);
+  };
+
+  ++stats.solves;
+  z0 = z;
+  bool fresh = false;        // the factorization was computed during this solve
+  bool full_newton = false;  // refresh at every iteration
+  auto refresh = [&](bool restart) {
+    if (restart) z = z0;  // a stale Jacobian sent the iterate astray: start again from the guess
+    problem.update_jacobian(z);
+    ++stats.jacobian_updates;
+    fresh = true;
+  };
+  if (!problem.has_jacobian()) refresh(false);
+
+  double previous = inf;  // last increment norm under the current factorization
+  double norm = inf;
+  for (int k = 1; k <= opt.max_iterations; ++k) {
+    problem.residual(z, r);
+    const bool finite_residual = detail::all_finite(r);
+    if (finite_residual) problem.solve_in_place(r);  // r now holds the increment
+    if (!finite_residual || !detail::all_finite(r)) {
+      if (fresh) {
+        fail(failure_reason::non_finite_value, k, norm,
+             finite_residual ? "Newton increment is not finite" : "residual is not finite");
+      }
+      refresh(true);
+      previous = inf;
+      continue;
+    }
+    z -= r;
+    ++stats.iterations;
+    norm = problem.increment_norm(z, r);
+    if (norm <= opt.tolerance) return {k, norm};
+
+    const double theta = norm / previous;  // 0 on the first iteration after a refresh
+    // Stalled at the round-off floor: further iterations only shuffle the last bits.
+    if (theta >= 0.5 && norm <= 100 * opt.tolerance) return {k, norm};
+
+    if (full_newton) {
+      if (theta >= 1) fail(failure_reason::newton_diverged, k, norm, "full Newton does not contract");
+      refresh(false);
+    } else if (theta > opt.refresh_contraction) {
+      if (fresh) {  // even a fresh Jacobian contracts slowly: fall back to full Newton
+        full_newton = true;
+        ++stats.full_newton_fallbacks;
+      }
+      refresh(theta >= 1);
+      previous = inf;
+      continue;
+    }
+    previous = norm;
+  }
+  fail(failure_reason::max_iterations, opt.max_iterations, norm,
+       "no convergence within " + std::to_string(opt.max_iterations) + " iterations");
+  return {};  // unreachable
+}
+
+}  // namespace geomint

@@ -1,0 +1,35 @@
+// Eigen type aliases and compile-time size arithmetic shared by every family.
+#pragma once
+
+#include <Eigen/Core>
+
+namespace geomint {
+
+/// Marker for a size known only at run time (Eigen::Dynamic).
+inline constexpr int dynamic = Eigen::Dynamic;
+
+template <int N>
+using vector = Eigen::Matrix<double, N, 1>;
+
+template <int R, int C>
+using matrix = Eigen::Matrix<double, R, C>;
+
+/// Sizes above this are stored dynamically even when known at compile time:
+/// large fixed-size Eigen objects cost stack and compile time without a speed gain.
+inline constexpr int max_fixed_size = 32;
+
+namespace size {
+
+constexpr bool is_fixed(int n) { return n != dynamic; }
+
+/// a * b for compile-time sizes; dynamic if either is dynamic.
+constexpr int product(int a, int b) { return is_fixed(a) && is_fixed(b) ? a * b : dynamic; }
+
+/// a + b for compile-time sizes; dynamic if either is dynamic.
+constexpr int sum(int a, int b) { return is_fixed(a) && is_fixed(b) ? a + b : dynamic; }
+
+/// n if it is small enough to be worth a fixed-size object, else dynamic.
+constexpr int fixed_if_small(int n) { return is_fixed(n) && n <= max_fixed_size ? n : dynamic; }
+
+}  // namespace size
+}  // namespace geomint

@@ -1,0 +1,109 @@
+// The constrained Hamiltonian system concept (Hairer 2003, eq. (2.1)):
+//
+//   ṗ = −∂H/∂q(q, p) − G(q)ᵀλ + f(t, q, p),   q̇ = ∂H/∂p(q, p),   0 = g(q),   G = ∂g/∂q.
+//
+// A system is any class with these members (q, p, out: Eigen vectors or maps; G: a matrix):
+//
+//   static constexpr int position_size;    // n at compile time, or geomint::dynamic
+//   static constexpr int constraint_size;  // m at compile time, or geomint::dynamic
+//   int    position_count() const;         // n
+//   int    constraint_count() const;       // m (0 for an unconstrained system)
+//   double hamiltonian(q, p) const;
+//   void   dh_dq(q, p, out) const;         // ∂H/∂q
+//   void   dh_dp(q, p, out) const;         // ∂H/∂p
+//   void   constraint(q, out) const;       // g(q), m entries
+//   void   constraint_jacobian(q, G) const;// G(q) = ∂g/∂q, m × n
+//
+// Optional members (detected at compile time):
+//
+//   using constraint_jacobian_type = ...;  // default: dense m × n; Eigen::SparseMatrix<double,
+//                                          //   Eigen::RowMajor> for large sparse constraint sets
+//   void h_qq(q, p, out) const;            // ∂²H/∂q²       (n × n)
+//   void h_qp(q, p, out) const;            // ∂²H/∂q∂p, (i,j) = ∂²H/∂q_i∂p_j
+//   void h_pp(q, p, out) const;            // ∂²H/∂p²
+//   void constraint_hessian(q, λ, out) const;  // Σ_k λ_k ∇²g_k(q)
+//   void force(t, q, p, out) const;        // non-conservative generalized force f(t, q, p);
+//                                          //   with it the method is no longer symplectic
+//
+// Missing second derivatives are replaced by forward differences of the first derivatives;
+// they only feed Newton's Jacobian, so the converged step does not depend on that choice.
+//
+// Separable systems H = ½ pᵀM⁻¹p + V(q) with constant M (see separable_system.hpp) also provide
+//   void potential_gradient(q, out) const;  const Mass& mass() const;
+// and take a faster path in the steppers.
+#pragma once
+
+#include <Eigen/SparseCore>
+#include <functional>
+#include <type_traits>
+#include <utility>
+
+#include "geomint/core/types.hpp"
+
+namespace geomint {
+
+namespace detail {
+
+// Member detection, probed with the argument types the steppers pass: vectors V (size n),
+// square matrices H (n × n).
+#define GEOMINT_DETECT_MEMBER(name, call)                                      \
+  template <class S, class V, class H, class = void>                           \
+  struct name : std::false_type {};                                            \
+  template <class S, class V, class H>                                         \
+  struct name<S, V, H, std::void_t<decltype(call)>> : std::true_type {};
+
+GEOMINT_DETECT_MEMBER(has_h_qq_t, std::declval<const S&>().h_qq(std::declval<const V&>(), std::declval<const V&>(), std::declval<H&>()))
+GEOMINT_DETECT_MEMBER(has_h_qp_t, std::declval<const S&>().h_qp(std::declval<const V&>(), std::declval<const V&>(), std::declval<H&>()))
+GEOMINT_DETECT_MEMBER(has_h_pp_t, std::declval<const S&>().h_pp(std::declval<const V&>(), std::declval<const V&>(), std::declval<H&>()))
+GEOMINT_DETECT_MEMBER(has_constraint_hessian_t, std::declval<const S&>().constraint_hessian(std::declval<const V&>(), std::declval<const Eigen::VectorXd&>(), std::declval<H&>()))
+GEOMINT_DETECT_MEMBER(has_force_t, std::declval<const S&>().force(0.0, std::declval<const V&>(), std::declval<const V&>(), std::declval<V&>()))
+GEOMINT_DETECT_MEMBER(has_separable_t, (std::declval<const S&>().potential_gradient(std::declval<const V&>(), std::declval<V&>()), std::declval<const S&>().mass().apply_inverse(std::declval<const V&>(), std::declval<V&>())))
+#undef GEOMINT_DETECT_MEMBER
+
+template <class S, class = void>
+struct has_jacobian_type_t : std::false_type {};
+template <class S>
+struct has_jacobian_type_t<S, std::void_t<typename S::constraint_jacobian_type>> : std::true_type {};
+
+template <class S, bool = has_jacobian_type_t<S>::value>
+struct jacobian_type_select {
+  using type = matrix<S::constraint_size, S::position_size>;
+};
+template <class S>
+struct jacobian_type_select<S, true> {
+  using type = typename S::constraint_jacobian_type;
+};
+
+template <class T>
+struct is_sparse_matrix : std::is_base_of<Eigen::SparseMatrixBase<T>, T> {};
+
+}  // namespace detail
+
+/// Compile-time facts about a constrained Hamiltonian system.
+template <class System>
+struct system_traits {
+  static constexpr int n = System::position_size;
+  static constexpr int m = System::constraint_size;
+  using jacobian_type = typename detail::jacobian_type_select<System>::type;
+  static constexpr bool sparse_jacobian = detail::is_sparse_matrix<jacobian_type>::value;
+  using vector_type = vector<n>;
+  using hessian_type = matrix<n, n>;
+  static constexpr bool has_h_qq = detail::has_h_qq_t<System, vector_type, hessian_type>::value;
+  static constexpr bool has_h_qp = detail::has_h_qp_t<System, vector_type, hessian_type>::value;
+  static constexpr bool has_h_pp = detail::has_h_pp_t<System, vector_type, hessian_type>::value;
+  static constexpr bool has_constraint_hessian =
+      detail::has_constraint_hessian_t<System, vector_type, hessian_type>::value;
+  static constexpr bool has_force = detail::has_force_t<System, vector_type, hessian_type>::value;
+  /// H = ½ pᵀM⁻¹p + V(q) with constant M: the steppers' fast path applies.
+  static constexpr bool separable = detail::has_separable_t<System, vector_type, hessian_type>::value;
+};
+
+/// Systems may be passed as std::reference_wrapper (as odeint users do with std::ref).
+template <class S>
+S& unwrap_system(S& s) { return s; }
+template <class S>
+S& unwrap_system(std::reference_wrapper<S> s) { return s.get(); }
+template <class S>
+S& unwrap_system(const std::reference_wrapper<S>& s) { return s.get(); }
+
+}  // namespace geomint
