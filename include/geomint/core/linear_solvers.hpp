@@ -4,6 +4,8 @@
 // condition estimator allocates for dynamic sizes, and steps must not allocate.
 #pragma once
 
+#include <type_traits>
+
 #include <Eigen/Cholesky>
 #include <Eigen/LU>
 #include <Eigen/SparseCholesky>
@@ -25,6 +27,12 @@ double pivot_ratio(const D& d) {
 }
 /// Pivot ratios below this are treated as singular (a few ulps of the largest pivot).
 inline constexpr double singular_pivot_ratio = 64 * std::numeric_limits<double>::epsilon();
+/// pivot_ratio(d) > singular_pivot_ratio, without a division (this runs every step).
+template <class D>
+bool regular_pivots(const D& d) {
+  if (d.size() == 0) return true;
+  return d.cwiseAbs().minCoeff() > singular_pivot_ratio * d.cwiseAbs().maxCoeff();
+}
 }  // namespace detail
 
 /// Dense LU with partial pivoting, for general square systems (stage Jacobians).
@@ -42,15 +50,21 @@ class dense_lu {
   matrix_type& system_matrix() { return matrix_; }
   /// Returns false if the matrix is numerically singular.
   bool factorize() {
-    lu_.compute(matrix_);
-    return detail::pivot_ratio(lu_.matrixLU().diagonal()) > detail::singular_pivot_ratio;
+    if constexpr (N == 0) {
+      return true;  // no constraints: nothing to factorize (Eigen rejects 0 × 0 fixed sizes)
+    } else {
+      lu_.compute(matrix_);
+      return detail::regular_pivots(lu_.matrixLU().diagonal());
+    }
   }
   /// rhs ← A⁻¹ rhs. Solved out of place through a scratch copy: Eigen's in-place row
   /// permutation allocates a mask for dynamic sizes.
   template <class V>
   void solve_in_place(V& rhs) {
-    rhs_ = rhs;
-    rhs.noalias() = lu_.solve(rhs_);
+    if constexpr (N != 0) {
+      rhs_ = rhs;
+      rhs.noalias() = lu_.solve(rhs_);
+    }
   }
 
  private:
@@ -59,30 +73,41 @@ class dense_lu {
   Eigen::PartialPivLU<matrix_type> lu_;
 };
 
-/// Dense LDLᵀ for symmetric positive definite systems (G M⁻¹ Gᵀ and friends).
+/// Dense LDLᵀ (pivoted, square-root free) for symmetric positive definite systems
+/// (G M⁻¹ Gᵀ and friends). A matrix that is not numerically positive definite (dependent
+/// constraints) is reported as singular.
 template <int N>
 class dense_ldlt {
  public:
   using matrix_type = matrix<N, N>;
 
   void resize(int n) {
-    matrix_.resize(n, n);
-    ldlt_ = Eigen::LDLT<matrix_type>(n);
+    // Size the factorization by factorizing I once: Eigen::LDLT(n) leaves its status member
+    // uninitialized, and copying such an object reads it (undefined behaviour, UBSan aborts).
+    if constexpr (N != 0) {
+      matrix_.setIdentity(n, n);
+      ldlt_.compute(matrix_);
+    }
   }
   matrix_type& system_matrix() { return matrix_; }
   bool factorize() {
-    ldlt_.compute(matrix_);
-    return ldlt_.info() == Eigen::Success && ldlt_.isPositive() &&
-           detail::pivot_ratio(ldlt_.vectorD()) > detail::singular_pivot_ratio;
+    if constexpr (N == 0) {
+      return true;  // no constraints: nothing to factorize (Eigen rejects 0 × 0 fixed sizes)
+    } else {
+      ldlt_.compute(matrix_);
+      return ldlt_.info() == Eigen::Success && ldlt_.isPositive() &&
+             detail::regular_pivots(ldlt_.vectorD());
+    }
   }
   template <class V>
   void solve_in_place(V& rhs) const {
-    ldlt_.solveInPlace(rhs);
+    if constexpr (N != 0) ldlt_.solveInPlace(rhs);
   }
 
  private:
   matrix_type matrix_;
-  Eigen::LDLT<matrix_type> ldlt_;
+  // No factorization object at all without constraints (Eigen rejects 0 × 0 fixed sizes).
+  std::conditional_t<N == 0, char, Eigen::LDLT<matrix_type>> ldlt_{};
 };
 
 /// Sparse LDLᵀ for large banded or sparse SPD systems (long chains). The constraint order is
@@ -111,7 +136,7 @@ class sparse_ldlt {
     if (!analyzed_) analyze();
     ldlt_.factorize(matrix_);
     return ldlt_.info() == Eigen::Success &&
-           detail::pivot_ratio(ldlt_.vectorD()) > detail::singular_pivot_ratio &&
+           detail::regular_pivots(ldlt_.vectorD()) &&
            ldlt_.vectorD().minCoeff() > 0;
   }
   template <class V>

@@ -28,12 +28,18 @@ class constraint_gram<System, false> {
   }
   /// Assembles S = G M⁻¹ Gᵀ and factorizes it; false if S is singular.
   bool factorize(const System& sys, const typename traits::jacobian_type& g) {
-    sys.mass().right_apply_inverse(g, w_);
-    ldlt_.system_matrix().noalias() = w_ * g.transpose();
-    return ldlt_.factorize();
+    if constexpr (M == 0) {
+      return true;  // unconstrained: nothing to factorize
+    } else {
+      sys.mass().right_apply_inverse(g, w_);
+      ldlt_.system_matrix().noalias() = w_ * g.transpose();
+      return ldlt_.factorize();
+    }
   }
   template <class V>
   void solve_in_place(V& rhs) { ldlt_.solve_in_place(rhs); }
+  /// G M⁻¹ of the last factorize() (reused by the momentum projection and the next step).
+  const matrix<M, N>& weighted_jacobian() const { return w_; }
 
  private:
   matrix<M, N> w_;
