@@ -13,9 +13,10 @@
 #include "geomint/system/separable_lagrangian.hpp"
 #include "geomint/variational/shake.hpp"
 #include "geomint/variational/variational_midpoint.hpp"
-#include "models.hpp"
+#include "geomint/problems/autodiff_models.hpp"
 
 using namespace geomint;
+namespace models = geomint::problems::ad_models;
 
 namespace {
 
@@ -88,6 +89,8 @@ void check_lagrangian_derivatives(const AD& ad_sys, const Analytic& exact) {
     exact.lagrangian_hessian(q, v, bqq, bqv, bvv);
     BOOST_TEST(relative_difference(aqq, bqq) <= derivative_tolerance);
     BOOST_TEST(relative_difference(aqv, bqv) <= derivative_tolerance);
+    BOOST_TEST(relative_difference(avv, bvv) <= derivative_tolerance);
+    ad_sys.lagrangian_velocity_hessian(q, v, avv);
     BOOST_TEST(relative_difference(avv, bvv) <= derivative_tolerance);
     matrix<M, N> ga, gb;
     ad_sys.constraint_jacobian(q, ga);

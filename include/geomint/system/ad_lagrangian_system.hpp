@@ -7,8 +7,9 @@
 //   auto g = [](const auto& q, auto& out) { out(0) = q.squaredNorm() - 1.0; };
 //   auto system = geomint::make_ad_lagrangian_system<3, 1>(L, g);
 //
-// ∂L/∂q and ∂L/∂q̇ come from one forward pass with 2n derivatives, the three Hessian blocks from
-// one nested pass (Newton needs all three together).
+// ∂L/∂q and ∂L/∂q̇ come from one forward pass with 2n derivatives; each Hessian block from a
+// nested pass with n derivatives (the DEL Newton matrix needs all three blocks, the Legendre
+// projection only ∂²L/∂q̇²). Nested passes cost O(n²) per operation of the model.
 #pragma once
 
 #include <utility>
@@ -23,7 +24,7 @@ class ad_lagrangian_system {
   static_assert(N != dynamic && M != dynamic, "geomint: ad_lagrangian_system needs fixed sizes");
   static constexpr int K = 2 * N;  // derivatives with respect to (q, q̇)
   using first = ad::first_order<K>;
-  using second = ad::second_order<K>;
+  using block_second = ad::second_order<N>;  // n derivatives: one Hessian block per pass
 
  public:
   static constexpr int position_size = N;
@@ -47,14 +48,21 @@ class ad_lagrangian_system {
     dq = r.derivatives().template head<N>();
     dv = r.derivatives().template tail<N>();
   }
+  /// Three nested passes with n derivatives each (∂²/∂q², the mixed block with q active in the
+  /// outer and q̇ in the inner derivatives, ∂²/∂q̇²): about half the cost of one pass with 2n.
   template <class Q, class V, class QQ, class QV, class VV>
   void lagrangian_hessian(const Q& q, const V& v, QQ& qq, QV& qv, VV& vv) const {
-    const ad::vector_of<second, N> qa = ad::detail::variables2<K, N>(q, 0, 0);
-    const ad::vector_of<second, N> va = ad::detail::variables2<K, N>(v, N, N);
-    const second r = ad::detail::call_scalar<second>(l_, qa, va);
-    ad::detail::read_second<K>(r, 0, 0, qq);
-    ad::detail::read_second<K>(r, 0, N, qv);
-    ad::detail::read_second<K>(r, N, N, vv);
+    using namespace ad::detail;
+    read_second<N>(call_scalar<block_second>(l_, variables2<N, N>(q, 0, 0), variables2<N, N>(v, -1, -1)), 0, 0, qq);
+    read_second<N>(call_scalar<block_second>(l_, variables2<N, N>(q, 0, -1), variables2<N, N>(v, -1, 0)), 0, 0, qv);
+    lagrangian_velocity_hessian(q, v, vv);
+  }
+
+  template <class Q, class V, class VV>
+  void lagrangian_velocity_hessian(const Q& q, const V& v, VV& vv) const {
+    const ad::vector_of<block_second, N> qa = ad::detail::variables2<N, N>(q, -1, -1);
+    const ad::vector_of<block_second, N> va = ad::detail::variables2<N, N>(v, 0, 0);
+    ad::detail::read_second<N>(ad::detail::call_scalar<block_second>(l_, qa, va), 0, 0, vv);
   }
 
   template <class Q, class Out>

@@ -13,6 +13,11 @@
 //   void   constraint(q, out) const;                        // g(q)
 //   void   constraint_jacobian(q, G) const;                 // G(q) = ∂g/∂q, dense m × n
 //
+// Optional (detected at compile time):
+//   void   lagrangian_velocity_hessian(q, v, vv) const;     // ∂²L/∂q̇² alone, when it is much
+//                                                           //   cheaper than the three blocks
+//                                                           //   (automatic differentiation)
+//
 // L may be degenerate on V — the quaternion rigid body (53) is, its kinetic energy ignores the
 // radial velocity — provided ∂²L/∂q̇² is non-degenerate on every tangent space ker G(q): the
 // matrices [[∂²L/∂q̇², Gᵀ], [G, 0]] the variational steppers factorize are then invertible.
@@ -26,9 +31,22 @@
 // lagrangian_view (separable_lagrangian.hpp) presents a separable Hamiltonian system as one.
 #pragma once
 
+#include <type_traits>
+#include <utility>
+
 #include "geomint/core/types.hpp"
 
 namespace geomint {
+
+namespace detail {
+template <class S, class V, class H, class = void>
+struct has_lagrangian_velocity_hessian_t : std::false_type {};
+template <class S, class V, class H>
+struct has_lagrangian_velocity_hessian_t<
+    S, V, H,
+    std::void_t<decltype(std::declval<const S&>().lagrangian_velocity_hessian(
+        std::declval<const V&>(), std::declval<const V&>(), std::declval<H&>()))>> : std::true_type {};
+}  // namespace detail
 
 /// Compile-time facts about a Lagrangian system.
 template <class System>
@@ -38,6 +56,8 @@ struct lagrangian_traits {
   using vector_type = vector<n>;
   using jacobian_type = matrix<m, n>;
   using hessian_type = matrix<n, n>;
+  static constexpr bool has_velocity_hessian =
+      detail::has_lagrangian_velocity_hessian_t<System, vector_type, hessian_type>::value;
 };
 
 }  // namespace geomint

@@ -91,8 +91,10 @@ class del_solver final : public del_solver_base {
     if (!continuing) start_fresh(sys, ctx, opt, stats, true);
     const double ratio = h_previous_ > 0 ? dt / h_previous_ : 0.0;
 
-    // 1. positions: z = (Δ, λ), Δ = q1 − q0; guess h v0 and the previous multipliers
+    // 1. positions: z = (Δ, λ), Δ = q1 − q0. Guess Δ = h v(t + h/2), v(t + h/2) extrapolated from
+    //    v0 and the previous step's mean velocity Δ_prev/h_prev (error O(h³)); λ from the last step.
     z_.head(n_) = dt * v0_;
+    if (continuing) z_.head(n_) += (dt * ratio) * (v0_ - delta_ / h_previous_);
     if (m_ > 0) z_.tail(m_) = ratio * lambda_;
     positions_.begin(sys, ld_, q0_, p0_, g0_, dt, t);
     newton_solve(positions_, z_, z0_, r_, opt.newton, stats.newton, ctx);
@@ -142,7 +144,8 @@ class del_solver final : public del_solver_base {
     // p_k = D₂L_d(q_{k−1}, q_k): then step 1 of the one-step form is eq. (45) times h.
     ld_.derivatives(sys, p1_, delta_, dt, d1_, d2_);
     p0_ = d2_;
-    z_.head(n_) = delta_;
+    z_.head(n_) = delta_;  // guess Δ_{k+1} = 2Δ_k − Δ_{k−1} (error O(h³)), or Δ_k on a fresh start
+    if (continuing) z_.head(n_) += delta_ - delta_previous_;
     if (m_ > 0) z_.tail(m_) = ratio * lambda_;
     positions_.begin(sys, ld_, q0_, p0_, g0_, dt, t);
     newton_solve(positions_, z_, z0_, r_, opt.newton, stats.newton, ctx);
@@ -155,6 +158,7 @@ class del_solver final : public del_solver_base {
         throw step_error(failure_reason::non_finite_value, t, dt, 0, 0, "G(q_{k+1}) is not finite");
       lambda_ = z_.tail(m_);
     }
+    delta_previous_ = delta_;
     delta_ = z_.head(n_);
     q_prev = q0_;
     q = q1_;
@@ -174,7 +178,7 @@ class del_solver final : public del_solver_base {
     ld_.resize(n);
     positions_.resize(n, m);
     projection_.resize(n, m);
-    for (auto* v : {&q0_, &p0_, &q1_, &p1_, &v0_, &d1_, &d2_, &delta_, &qc_, &pc_}) v->resize(n);
+    for (auto* v : {&q0_, &p0_, &q1_, &p1_, &v0_, &d1_, &d2_, &delta_, &delta_previous_, &qc_, &pc_}) v->resize(n);
     gval_.resize(m);
     lambda_.setZero(m);
     g0_.resize(m, n);
@@ -242,7 +246,7 @@ class del_solver final : public del_solver_base {
   evaluator ld_;
   positions_type positions_;
   projection_type projection_;
-  vector<N> q0_, p0_, q1_, p1_, v0_, d1_, d2_, delta_, qc_, pc_;
+  vector<N> q0_, p0_, q1_, p1_, v0_, d1_, d2_, delta_, delta_previous_, qc_, pc_;
   vector<M> gval_, lambda_;
   typename traits::jacobian_type g0_, g1_;
   typename positions_type::unknowns z_, z0_, r_;

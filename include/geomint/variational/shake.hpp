@@ -82,7 +82,8 @@ class shake_solver final : public shake_solver_base {
       throw step_error(failure_reason::singular_constraint_jacobian, t, dt, 0, 0,
                        "G(q) M⁻¹ G(q)ᵀ is singular: the constraints are dependent at this configuration");
 
-    z_.head(n_) = delta_;
+    z_.head(n_) = delta_;  // guess Δ_{k+1} = 2Δ_k − Δ_{k−1} (error O(h³)), or Δ_k on a fresh start
+    if (continuing) z_.head(n_) += delta_ - delta_previous_;
     if (m_ > 0) z_.tail(m_) = lambda_;
     equations_.begin(sys, delta_, q_, grad_minus_, g_, dt, t);
     newton_solve(equations_, z_, z0_, r_, opt.newton, stats.newton, ctx);
@@ -98,6 +99,7 @@ class shake_solver final : public shake_solver_base {
     q_prev = q_;
     q = q1_;
     if (m_ > 0) lambda_ = z_.tail(m_);
+    delta_previous_ = delta_;
     delta_ = z_.head(n_);
     std::swap(g_, g1_);
     std::swap(grad_minus_, grad_plus_);
@@ -114,7 +116,7 @@ class shake_solver final : public shake_solver_base {
     n_ = n;
     m_ = m;
     equations_.resize(n, m);
-    for (auto* v : {&q_prev_, &q_, &q1_, &qc_prev_, &qc_, &mid_, &delta_, &grad_minus_, &grad_plus_}) v->resize(n);
+    for (auto* v : {&q_prev_, &q_, &q1_, &qc_prev_, &qc_, &mid_, &delta_, &delta_previous_, &grad_minus_, &grad_plus_}) v->resize(n);
     gval_.resize(m);
     lambda_.setZero(m);
     g_.resize(m, n);
@@ -141,7 +143,7 @@ class shake_solver final : public shake_solver_base {
   const System* cached_system_ = nullptr;
   double h_previous_ = 0;
   equations equations_;
-  vector<N> q_prev_, q_, q1_, qc_prev_, qc_, mid_, delta_, grad_minus_, grad_plus_;
+  vector<N> q_prev_, q_, q1_, qc_prev_, qc_, mid_, delta_, delta_previous_, grad_minus_, grad_plus_;
   vector<M> gval_, lambda_;
   typename traits::jacobian_type g_, g1_;
   typename equations::unknowns z_, z0_, r_;

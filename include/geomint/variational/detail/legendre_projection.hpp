@@ -70,7 +70,11 @@ class legendre_projection {
   bool has_jacobian() const { return have_jacobian_; }
   void update_jacobian(const unknowns& y) {
     v_ = y.head(n_);
-    sys_->lagrangian_hessian(*q_, v_, qq_, qv_, vv_);
+    if constexpr (traits::has_velocity_hessian) {
+      sys_->lagrangian_velocity_hessian(*q_, v_, vv_);
+    } else {
+      sys_->lagrangian_hessian(*q_, v_, qq_, qv_, vv_);
+    }
     auto& jm = lu_.system_matrix();
     jm.topLeftCorner(n_, n_) = vv_;
     if (m_ > 0) {

@@ -1,5 +1,10 @@
-// The reference problems written once as generic models (geomint/system/autodiff.hpp), for the
-// automatically differentiated counterparts of the analytic problems in geomint/problems/.
+// The reference problems written once as generic models (geomint/system/autodiff.hpp): the
+// automatically differentiated counterparts of the hand-differentiated problems in this folder,
+// used by the tests (AD against analytic derivatives), by bench/variational (cost of an AD-built
+// step) and as worked examples of model code:
+//   * a scalar model returns exactly its scalar type T (`return T(...)`),
+//   * vector models write into `out`,
+//   * quaternion products through problems::quaternion_multiply, which is scalar-generic.
 #pragma once
 
 #include <Eigen/Core>
@@ -12,7 +17,7 @@
 #include "geomint/system/ad_lagrangian_system.hpp"
 #include "geomint/system/ad_system.hpp"
 
-namespace models {
+namespace geomint::problems::ad_models {
 
 using geomint::ad::scalar_of;
 
@@ -143,4 +148,4 @@ inline auto chain3(double mass = 1.0, double length = 1.0, double gravity = 9.81
   return geomint::make_ad_separable_system<3>(geomint::diagonal_mass<9>(geomint::vector<9>::Constant(mass)), v, g);
 }
 
-}  // namespace models
+}  // namespace geomint::problems::ad_models
