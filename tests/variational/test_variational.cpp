@@ -224,7 +224,7 @@ BOOST_AUTO_TEST_CASE(odeint_drives_the_steppers) {
   using vec_state = std::pair<std::vector<double>, std::vector<double>>;
   vec_state x{std::vector<double>(start.first.data(), start.first.data() + 4),
               std::vector<double>(start.second.data(), start.second.data() + 4)};
-  boost::numeric::odeint::integrate_n_steps(variational_midpoint<vec_state>(), body, x, 0.0, 0.01, 100);
+  boost::numeric::odeint::integrate_n_steps(variational_midpoint<vec_state>(), std::cref(body), x, 0.0, 0.01, 100);
   rb_state y = start;
   variational_midpoint<rb_state> stepper;
   for (int k = 0; k < 100; ++k) stepper.do_step(body, y, k * 0.01, 0.01);
