@@ -66,8 +66,10 @@ class dense_ldlt {
   using matrix_type = matrix<N, N>;
 
   void resize(int n) {
-    matrix_.resize(n, n);
-    ldlt_ = Eigen::LDLT<matrix_type>(n);
+    // Size the factorization by factorizing I once: Eigen::LDLT(n) leaves its `info` member
+    // uninitialized, and copying such an object reads it (undefined behaviour, caught by UBSan).
+    matrix_.setIdentity(n, n);
+    ldlt_.compute(matrix_);
   }
   matrix_type& system_matrix() { return matrix_; }
   bool factorize() {
