@@ -11,8 +11,8 @@
 //
 // with (1/f₂)(R_w) = Id + g1 R_w, (f₁/f₂)(R_w) = Id + g2 R_w on constant-curvature spaces (§5.1).
 // Equation (32) is solved by simplified Newton (Jacobian by forward differences; it only shapes
-// the iteration). The positions move along exact geodesics of g̃, so they stay on Q to round-off
-// without projection. Symmetries of the system that are isometries of g̃ (rotations of a sphere,
+// the iteration). The positions move along exact geodesics of g̃, so they stay on Q without
+// projection (the computed geodesic endpoint is only cleaned of its own rounding drift). Symmetries of the system that are isometries of g̃ (rotations of a sphere,
 // left multiplication on SO(3)) are respected, and their momenta conserved. When g = c g̃, A = 0
 // and a step is exactly the kinetic/potential splitting F_{t/2} G_t F_{t/2}.
 //

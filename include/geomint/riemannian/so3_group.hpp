@@ -27,9 +27,13 @@ class so3_group {
   template <class Q, class Nm>
   void normals(const Q&, Nm&) const {}
 
+  /// out = q Exp(ŵ). The product of rotations drifts from orthogonality by a few ε per call;
+  /// one step of the polar iteration, r ← r (3I − rᵀr)/2, removes that rounding-level drift.
   template <class Q, class W, class Out>
   void exp(const Q& q, const W& w, Out& out) const {
-    Eigen::Map<matrix<3, 3>>(out.data()) = Eigen::Map<const matrix<3, 3>>(q.data()) * detail::rotation(w);
+    const matrix<3, 3> r = Eigen::Map<const matrix<3, 3>>(q.data()) * detail::rotation(w);
+    const matrix<3, 3> c = 1.5 * matrix<3, 3>::Identity() - 0.5 * (r.transpose() * r);
+    Eigen::Map<matrix<3, 3>>(out.data()) = r * c;
   }
   template <class Q, class W, class U, class Out>
   void transport(const Q&, const W& w, const U& u, Out& out) const {

@@ -13,8 +13,8 @@
 //                 (∇_v h)(w, w) = ∂_q(h(q)(w, w))·v + 2 h(Γ(q, v) w, w)
 //                              = ∂_q(h(q)(w, w))·v − 2 Σ_i (v_i·w_i)(q_i·(h w)_i)/a_i².
 //                 (§5.1 prints the last term with coefficient 1/a² instead of 2/a² although its
-//                 own previous line has the factor 2; with 1/a² the leapfrog is not symplectic —
-//                 tests/riemannian measures an O(h) defect — with 2/a² it is, to round-off.)
+//                 own previous line has the factor 2; with 1/a² the leapfrog measurably is not
+//                 symplectic — a defect O(h) — with 2/a² it is, to round-off.)
 #pragma once
 
 #include <array>
@@ -49,10 +49,16 @@ class sphere_product {
     n.setZero();
     for (int i = 0; i < K; ++i) n.template block<3, 1>(3 * i, i) = q.template segment<3>(3 * i) / radius(i);
   }
-  /// out = exp_q(w)  (eq. (40))
+  /// out = exp_q(w)  (eq. (40)). The exact exp_q w lies on the sphere; the computed rotation
+  /// leaves a radial rounding error of a few ε per call, which would random-walk over many steps,
+  /// so it is removed by rescaling to the radius (a correction at the rounding level only).
   template <class Q, class W, class Out>
   void exp(const Q& q, const W& w, Out& out) const {
-    for (int i = 0; i < K; ++i) out.template segment<3>(3 * i) = turn(q, w, i) * q.template segment<3>(3 * i);
+    for (int i = 0; i < K; ++i) {
+      auto oi = out.template segment<3>(3 * i);
+      oi = turn(q, w, i) * q.template segment<3>(3 * i);
+      oi *= radius(i) / oi.norm();
+    }
   }
   /// out = P_w u: parallel transport of u ∈ T_qQ along t ↦ exp_q(tw), t ∈ [0, 1]  (eq. (41))
   template <class Q, class W, class U, class Out>

@@ -6,6 +6,7 @@
 // Also the rotation Exp(û) = I + (sin θ/θ) û + ((1 − cos θ)/θ²) û², θ = |u| (Rodrigues).
 #pragma once
 
+#include <Eigen/Geometry>
 #include <cmath>
 
 #include "geomint/core/types.hpp"
