@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <type_traits>
 
+#include "geomint/constrained/constrained_prk.hpp"  // constrained_statistics
 #include "geomint/constrained/detail/hidden_constraint.hpp"
 #include "geomint/constrained/detail/reich_general.hpp"
 #include "geomint/constrained/detail/reich_separable.hpp"
