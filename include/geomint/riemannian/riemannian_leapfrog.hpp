@@ -63,6 +63,12 @@ class leapfrog_workspace final : public workspace_base<leapfrog_workspace<System
  public:
   using unknowns = vector<N>;
 
+  // The factorizations start from the identity: every member initialized, so copies are defined.
+  leapfrog_workspace() {
+    llt_.llt.compute(matrix<N, N>::Identity());
+    if constexpr (K > 0) nkn_ldlt_.compute(matrix<K, K>::Identity());
+  }
+
   void forget() { cache_valid_ = false; }
 
   template <class QMap, class PMap>
@@ -241,7 +247,7 @@ class leapfrog_workspace final : public workspace_base<leapfrog_workspace<System
   metric_factor llt_;
   matrix<N, K> normals_, sharp_normals_, kinv_n_;
   matrix<K, K> nkn_;
-  Eigen::LDLT<matrix<K, K>> nkn_ldlt_;
+  std::conditional_t<(K > 0), Eigen::LDLT<matrix<K, K>>, int> nkn_ldlt_{};
   vector<K> gamma_, nw_;
   dense_lu<N> lu_ = make_lu();
 
