@@ -2,6 +2,9 @@
 // all from Eigen. Each factorizes into storage sized once (`resize`) and reports singularity
 // instead of producing garbage. A pivot-ratio test is used rather than rcond(): Eigen's
 // condition estimator allocates for dynamic sizes, and steps must not allocate.
+//
+// Each policy can instead hand its assembled matrix to an `external_linear_solver` (`use()`),
+// e.g. a SUNDIALS SUNLinearSolver (adapters/sundials). Without one (the default) nothing changes.
 #pragma once
 
 #include <Eigen/Cholesky>
@@ -27,11 +30,29 @@ double pivot_ratio(const D& d) {
 inline constexpr double singular_pivot_ratio = 64 * std::numeric_limits<double>::epsilon();
 }  // namespace detail
 
+/// A factorization supplied from outside geomint. A policy below that `use()`s one still
+/// assembles its matrix, then calls factorize() and solve_in_place() here instead of Eigen's.
+/// Not owned; one instance serves one stepper. Exceptions thrown here leave the step's state
+/// untouched (steppers write the state only after a step succeeded).
+class external_linear_solver {
+ public:
+  virtual ~external_linear_solver() = default;
+  /// Factorizes the square matrix `a`; false if it is singular.
+  virtual bool factorize(const Eigen::Ref<const Eigen::MatrixXd>& a) = 0;
+  /// Sparse variant (the pattern stays fixed between calls unless the system changes).
+  virtual bool factorize(const Eigen::SparseMatrix<double, Eigen::ColMajor, int>& a) = 0;
+  /// x ← A⁻¹ x with the last factorization.
+  virtual void solve_in_place(Eigen::Ref<Eigen::VectorXd> x) = 0;
+};
+
 /// Dense LU with partial pivoting, for general square systems (stage Jacobians).
 template <int N>
 class dense_lu {
  public:
   using matrix_type = matrix<N, N>;
+
+  /// Factorize and solve with `solver` instead of Eigen (null: Eigen's LU).
+  void use(external_linear_solver* solver) { external_ = solver; }
 
   void resize(int n) {
     matrix_.resize(n, n);
@@ -42,6 +63,7 @@ class dense_lu {
   matrix_type& system_matrix() { return matrix_; }
   /// Returns false if the matrix is numerically singular.
   bool factorize() {
+    if (external_) return external_->factorize(matrix_);
     lu_.compute(matrix_);
     return detail::pivot_ratio(lu_.matrixLU().diagonal()) > detail::singular_pivot_ratio;
   }
@@ -49,6 +71,7 @@ class dense_lu {
   /// permutation allocates a mask for dynamic sizes.
   template <class V>
   void solve_in_place(V& rhs) {
+    if (external_) return external_->solve_in_place(rhs);
     rhs_ = rhs;
     rhs.noalias() = lu_.solve(rhs_);
   }
@@ -57,6 +80,7 @@ class dense_lu {
   matrix_type matrix_;
   vector<N> rhs_;
   Eigen::PartialPivLU<matrix_type> lu_;
+  external_linear_solver* external_ = nullptr;
 };
 
 /// Dense LDLᵀ for symmetric positive definite systems (G M⁻¹ Gᵀ and friends).
@@ -65,24 +89,29 @@ class dense_ldlt {
  public:
   using matrix_type = matrix<N, N>;
 
+  /// Factorize and solve with `solver` instead of Eigen (null: Eigen's LDLᵀ).
+  void use(external_linear_solver* solver) { external_ = solver; }
   void resize(int n) {
     matrix_.resize(n, n);
     ldlt_ = Eigen::LDLT<matrix_type>(n);
   }
   matrix_type& system_matrix() { return matrix_; }
   bool factorize() {
+    if (external_) return external_->factorize(matrix_);
     ldlt_.compute(matrix_);
     return ldlt_.info() == Eigen::Success && ldlt_.isPositive() &&
            detail::pivot_ratio(ldlt_.vectorD()) > detail::singular_pivot_ratio;
   }
   template <class V>
   void solve_in_place(V& rhs) const {
+    if (external_) return external_->solve_in_place(rhs);
     ldlt_.solveInPlace(rhs);
   }
 
  private:
   matrix_type matrix_;
   Eigen::LDLT<matrix_type> ldlt_;
+  external_linear_solver* external_ = nullptr;
 };
 
 /// Sparse LDLᵀ for large banded or sparse SPD systems (long chains). The constraint order is
@@ -94,12 +123,16 @@ class sparse_ldlt {
 
   sparse_ldlt() = default;
   /// Copies the matrix; the copy factorizes again before its first solve.
-  sparse_ldlt(const sparse_ldlt& other) : matrix_(other.matrix_) {}
+  sparse_ldlt(const sparse_ldlt& other) : matrix_(other.matrix_), external_(other.external_) {}
   sparse_ldlt& operator=(const sparse_ldlt& other) {
     matrix_ = other.matrix_;
+    external_ = other.external_;
     analyzed_ = false;
     return *this;
   }
+
+  /// Factorize and solve with `solver` instead of Eigen (null: Eigen's sparse LDLᵀ).
+  void use(external_linear_solver* solver) { external_ = solver; }
 
   matrix_type& system_matrix() { return matrix_; }
   /// Call after the pattern of matrix() changed (and before the first factorize()).
@@ -108,6 +141,7 @@ class sparse_ldlt {
     analyzed_ = true;
   }
   bool factorize() {
+    if (external_) return external_->factorize(matrix_);
     if (!analyzed_) analyze();
     ldlt_.factorize(matrix_);
     return ldlt_.info() == Eigen::Success &&
@@ -116,6 +150,7 @@ class sparse_ldlt {
   }
   template <class V>
   void solve_in_place(V& rhs) const {
+    if (external_) return external_->solve_in_place(rhs);
     rhs = ldlt_.solve(rhs);
   }
 
@@ -123,6 +158,7 @@ class sparse_ldlt {
   matrix_type matrix_;
   Eigen::SimplicialLDLT<matrix_type, Eigen::Lower, Eigen::NaturalOrdering<int>> ldlt_;
   bool analyzed_ = false;
+  external_linear_solver* external_ = nullptr;
 };
 
 }  // namespace geomint
