@@ -93,7 +93,9 @@ class dense_ldlt {
   void use(external_linear_solver* solver) { external_ = solver; }
   void resize(int n) {
     matrix_.resize(n, n);
-    ldlt_ = Eigen::LDLT<matrix_type>(n);
+    // Sizes Eigen's storage once. Not `ldlt_ = LDLT(n)`: that constructor leaves the status
+    // enum uninitialized and the assignment reads it (undefined behaviour, UBSan aborts).
+    ldlt_.compute(matrix_type::Identity(n, n));
   }
   matrix_type& system_matrix() { return matrix_; }
   bool factorize() {
