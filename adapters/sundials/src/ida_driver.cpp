@@ -73,6 +73,7 @@ void validate(const ida_options& o, double t0) {
   }
   if (o.max_steps <= 0) bad("max_steps must be positive");
   if (!(o.initial_step >= 0) || !std::isfinite(o.initial_step)) bad("initial_step must be >= 0");
+  if (!(o.multiplier_atol >= 0) || !std::isfinite(o.multiplier_atol)) bad("multiplier_atol must be >= 0");
 }
 
 /// Half-bandwidths of a sparse pattern.
@@ -117,7 +118,8 @@ ida_result run_ida(dae_model& model, double t0, const ida_options& options) {
   // dominate the test, and IDA's first step (h ≈ 1e-22 at rtol 1e-10 for the double spherical
   // pendulum) fails with repeated convergence failures. q and p still converge to the tolerance;
   // λ, μ follow them.
-  const double multiplier_atol = 1e3 * std::fmax(1.0, model.multiplier_scale());
+  const double multiplier_atol =
+      options.multiplier_atol > 0 ? options.multiplier_atol : 1e3 * std::fmax(1.0, model.multiplier_scale());
   Eigen::Map<Eigen::VectorXd> atol_map(N_VGetArrayPointer(atol.get()), size);
   for (sunindextype i = 0; i < size; ++i)
     atol_map(i) = model.differential()(i) != 0 ? options.atol : multiplier_atol;

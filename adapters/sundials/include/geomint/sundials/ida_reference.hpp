@@ -49,7 +49,11 @@ struct ida_options {
   dae_formulation formulation = dae_formulation::ggl;
   ida_linear_solver linear_solver = ida_linear_solver::dense;
   double rtol = 1e-8;
-  double atol = 1e-8;
+  double atol = 1e-8;  ///< for q and p
+  /// Absolute tolerance of the multipliers λ, μ; 0: 1e3·max(1, ‖λ(t0)‖∞), which keeps them out
+  /// of IDA's Newton convergence test (see above). atol gives IDA's uniform weighting, whose
+  /// first step fails at tight tolerances.
+  double multiplier_atol = 0;
   /// Times at which samples are taken (increasing, after t0). Required.
   std::vector<double> output_times;
   long max_steps = 1000000;  ///< per output interval (IDASetMaxNumSteps)
