@@ -9,6 +9,7 @@
 #include <sunmatrix/sunmatrix_sparse.h>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <stdexcept>
@@ -59,8 +60,8 @@ struct fault {
   bool nan = false;
   /// 0, or the code to return; counts calls of `name`.
   int hit(const char* name, double* out = nullptr, long n = 0) {
-    if (std::string(name) != which) return 0;
-    if (++calls < fail_at || fail_at < 0) return 0;
+    if (fail_at < 0 || std::strcmp(name, which) != 0) return 0;
+    if (++calls < fail_at) return 0;
     if (nan && out) {
       for (long i = 0; i < n; ++i) out[i] = std::numeric_limits<double>::quiet_NaN();
       return 0;
