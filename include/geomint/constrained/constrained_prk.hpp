@@ -33,7 +33,18 @@ struct constrained_options {
   /// A step starting from a state the stepper did not produce itself checks that the state
   /// lies on the constraint manifold: scaled residuals (consistency.hpp) above this are rejected.
   double consistency_tolerance = 1e-10;
+  /// Optional factorization of the stage Newton systems (null: Eigen's; not owned, not shared
+  /// between steppers). Separable systems hand it S = G M⁻¹ Gᵀ (m × m, sparse when G is), which
+  /// carries both the stage iteration and the momentum projection; other systems hand it the
+  /// stage Jacobian (dense, stage_system_size() square). The rare full-Newton fallback of the
+  /// separable path and the m × m hidden-constraint iteration of general H keep Eigen's LU.
+  external_linear_solver* linear_solver = nullptr;
 };
+
+/// Order of the stage Newton matrix that constrained_options::linear_solver receives.
+inline int stage_system_size(int stages, int n, int m, bool separable) {
+  return separable ? m : stages * n + (stages - 1) * (n + m);
+}
 
 struct constrained_statistics {
   long steps = 0;
@@ -107,6 +118,7 @@ class prk_solver final : public prk_solver_base {
       if (m == 0 && S == 2) return explicit_diagonal_step(sys, q, p, t, dt, stats);
     }
 
+    if (opt.linear_solver != linear_solver_) use(opt.linear_solver);
     const bool continuing = cache_valid_ && cached_system_ == &sys && all_equal(q, q1_) && (m == 0 || all_equal(p, p1_));
     cache_valid_ = false;
     if (!continuing) start_fresh(sys, q, p, ctx, opt);
@@ -142,6 +154,15 @@ class prk_solver final : public prk_solver_base {
   }
   static general_type make_general(const partitioned_tableau<S>& t) {
     if constexpr (general_path) return general_type(t); else return 0;
+  }
+
+  /// Switches the stage factorization (see constrained_options::linear_solver); the cached one
+  /// belongs to the previous solver, so the next step starts afresh.
+  void use(external_linear_solver* solver) {
+    linear_solver_ = solver;
+    if constexpr (traits::separable) gram_.use(solver);
+    else general_.use(solver);
+    cache_valid_ = false;
   }
 
   void resize(int n, int m) {
@@ -308,6 +329,7 @@ class prk_solver final : public prk_solver_base {
   int n_ = -1, m_ = -1;
   bool cache_valid_ = false;
   const System* cached_system_ = nullptr;
+  external_linear_solver* linear_solver_ = nullptr;
   double h_previous_ = 0;
   vector<N> q1_, p1_, v_;
   vector<N> grad_[2];  // ∇V at the start and end of a step: grad_[start_], grad_[1 − start_]

@@ -2,6 +2,9 @@
 // all from Eigen. Each factorizes into storage sized once (`resize`) and reports singularity
 // instead of producing garbage. A pivot-ratio test is used rather than rcond(): Eigen's
 // condition estimator allocates for dynamic sizes, and steps must not allocate.
+//
+// Each policy can instead hand its assembled matrix to an `external_linear_solver` (`use()`),
+// e.g. a SUNDIALS SUNLinearSolver (adapters/sundials). Without one (the default) nothing changes.
 #pragma once
 
 #include <type_traits>
@@ -35,11 +38,29 @@ bool regular_pivots(const D& d) {
 }
 }  // namespace detail
 
+/// A factorization supplied from outside geomint. A policy below that `use()`s one still
+/// assembles its matrix, then calls factorize() and solve_in_place() here instead of Eigen's.
+/// Not owned; one instance serves one stepper. Exceptions thrown here leave the step's state
+/// untouched (steppers write the state only after a step succeeded).
+class external_linear_solver {
+ public:
+  virtual ~external_linear_solver() = default;
+  /// Factorizes the square matrix `a`; false if it is singular.
+  virtual bool factorize(const Eigen::Ref<const Eigen::MatrixXd>& a) = 0;
+  /// Sparse variant (the pattern stays fixed between calls unless the system changes).
+  virtual bool factorize(const Eigen::SparseMatrix<double, Eigen::ColMajor, int>& a) = 0;
+  /// x ← A⁻¹ x with the last factorization.
+  virtual void solve_in_place(Eigen::Ref<Eigen::VectorXd> x) = 0;
+};
+
 /// Dense LU with partial pivoting, for general square systems (stage Jacobians).
 template <int N>
 class dense_lu {
  public:
   using matrix_type = matrix<N, N>;
+
+  /// Factorize and solve with `solver` instead of Eigen (null: Eigen's LU).
+  void use(external_linear_solver* solver) { external_ = solver; }
 
   void resize(int n) {
     matrix_.resize(n, n);
@@ -53,6 +74,7 @@ class dense_lu {
     if constexpr (N == 0) {
       return true;  // no constraints: nothing to factorize (Eigen rejects 0 × 0 fixed sizes)
     } else {
+      if (external_) return external_->factorize(matrix_);
       lu_.compute(matrix_);
       return detail::regular_pivots(lu_.matrixLU().diagonal());
     }
@@ -62,6 +84,7 @@ class dense_lu {
   template <class V>
   void solve_in_place(V& rhs) {
     if constexpr (N != 0) {
+      if (external_) return external_->solve_in_place(rhs);
       rhs_ = rhs;
       rhs.noalias() = lu_.solve(rhs_);
     }
@@ -71,6 +94,7 @@ class dense_lu {
   matrix_type matrix_;
   vector<N> rhs_;
   Eigen::PartialPivLU<matrix_type> lu_;
+  external_linear_solver* external_ = nullptr;
 };
 
 /// Dense LDLᵀ (pivoted, square-root free) for symmetric positive definite systems
@@ -81,6 +105,8 @@ class dense_ldlt {
  public:
   using matrix_type = matrix<N, N>;
 
+  /// Factorize and solve with `solver` instead of Eigen (null: Eigen's LDLᵀ).
+  void use(external_linear_solver* solver) { external_ = solver; }
   void resize(int n) {
     // Size the factorization by factorizing I once: Eigen::LDLT(n) leaves its status member
     // uninitialized, and copying such an object reads it (undefined behaviour, UBSan aborts).
@@ -94,6 +120,7 @@ class dense_ldlt {
     if constexpr (N == 0) {
       return true;  // no constraints: nothing to factorize (Eigen rejects 0 × 0 fixed sizes)
     } else {
+      if (external_) return external_->factorize(matrix_);
       ldlt_.compute(matrix_);
       return ldlt_.info() == Eigen::Success && ldlt_.isPositive() &&
              detail::regular_pivots(ldlt_.vectorD());
@@ -101,13 +128,17 @@ class dense_ldlt {
   }
   template <class V>
   void solve_in_place(V& rhs) const {
-    if constexpr (N != 0) ldlt_.solveInPlace(rhs);
+    if constexpr (N != 0) {
+      if (external_) return external_->solve_in_place(rhs);
+      ldlt_.solveInPlace(rhs);
+    }
   }
 
  private:
   matrix_type matrix_;
   // No factorization object at all without constraints (Eigen rejects 0 × 0 fixed sizes).
   std::conditional_t<N == 0, char, Eigen::LDLT<matrix_type>> ldlt_{};
+  external_linear_solver* external_ = nullptr;
 };
 
 /// Sparse LDLᵀ for large banded or sparse SPD systems (long chains). The constraint order is
@@ -119,12 +150,16 @@ class sparse_ldlt {
 
   sparse_ldlt() = default;
   /// Copies the matrix; the copy factorizes again before its first solve.
-  sparse_ldlt(const sparse_ldlt& other) : matrix_(other.matrix_) {}
+  sparse_ldlt(const sparse_ldlt& other) : matrix_(other.matrix_), external_(other.external_) {}
   sparse_ldlt& operator=(const sparse_ldlt& other) {
     matrix_ = other.matrix_;
+    external_ = other.external_;
     analyzed_ = false;
     return *this;
   }
+
+  /// Factorize and solve with `solver` instead of Eigen (null: Eigen's sparse LDLᵀ).
+  void use(external_linear_solver* solver) { external_ = solver; }
 
   matrix_type& system_matrix() { return matrix_; }
   /// Call after the pattern of matrix() changed (and before the first factorize()).
@@ -133,6 +168,7 @@ class sparse_ldlt {
     analyzed_ = true;
   }
   bool factorize() {
+    if (external_) return external_->factorize(matrix_);
     if (!analyzed_) analyze();
     ldlt_.factorize(matrix_);
     return ldlt_.info() == Eigen::Success &&
@@ -141,6 +177,7 @@ class sparse_ldlt {
   }
   template <class V>
   void solve_in_place(V& rhs) const {
+    if (external_) return external_->solve_in_place(rhs);
     rhs = ldlt_.solve(rhs);
   }
 
@@ -149,6 +186,7 @@ class sparse_ldlt {
   // Upper + natural ordering: Eigen factorizes the matrix in place, without a permuted copy.
   Eigen::SimplicialLDLT<matrix_type, Eigen::Upper, Eigen::NaturalOrdering<int>> ldlt_;
   bool analyzed_ = false;
+  external_linear_solver* external_ = nullptr;
 };
 
 }  // namespace geomint

@@ -26,6 +26,8 @@ class constraint_gram<System, false> {
     w_.resize(m, n);
     ldlt_.resize(m);
   }
+  /// Factorize S with `solver` instead of Eigen (null: Eigen's).
+  void use(external_linear_solver* solver) { ldlt_.use(solver); }
   /// Assembles S = G M⁻¹ Gᵀ and factorizes it; false if S is singular.
   bool factorize(const System& sys, const typename traits::jacobian_type& g) {
     if constexpr (M == 0) {
@@ -54,6 +56,7 @@ class constraint_gram<System, true> {
 
  public:
   void resize(int, int) {}
+  void use(external_linear_solver* solver) { ldlt_.use(solver); }
 
   bool factorize(const System& sys, const jacobian_type& g) {
     const auto& w = sys.mass().inverse_diagonal();  // sparse G requires a diagonal mass
