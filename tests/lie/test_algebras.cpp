@@ -5,6 +5,7 @@
 #define BOOST_TEST_MODULE lie
 #include <boost/mpl/list.hpp>
 #include <boost/test/unit_test.hpp>
+#include <unsupported/Eigen/MatrixFunctions>
 
 #include "geomint/lie/cayley_coordinates.hpp"
 #include "geomint/lie/exp_coordinates.hpp"

@@ -24,6 +24,14 @@ struct cayley_coordinates {
                                                             const Eigen::MatrixBase<V>& v, int q) {
     return a.dcay_inv(sigma, v, q == full_series ? 2 : q);
   }
+  /// The matrix of dcay⁻¹_σ, column by column.
+  template <class Algebra, class S>
+  static typename Algebra::operator_type inverse_differential_matrix(const Algebra& a, const Eigen::MatrixBase<S>& sigma) {
+    const int d = a.dim();
+    typename Algebra::operator_type m(d, d);
+    for (int j = 0; j < d; ++j) m.col(j) = a.dcay_inv(sigma, Algebra::vector_type::Unit(d, j), 2);
+    return m;
+  }
 };
 
 }  // namespace geomint

@@ -24,6 +24,14 @@ struct exp_coordinates {
                                                             const Eigen::MatrixBase<V>& v, int q) {
     return dexp_inv(a, sigma, v, q);
   }
+  /// The matrix of dexp⁻¹_σ summed to round-off: Σ_k (B_k/k!) ad_σ^k as d × d matrices.
+  template <class Algebra, class S>
+  static typename Algebra::operator_type inverse_differential_matrix(const Algebra& a, const Eigen::MatrixBase<S>& sigma) {
+    using op = typename Algebra::operator_type;
+    const op ad = a.ad(sigma);
+    return lie_detail::bernoulli_series(op(op::Identity(a.dim(), a.dim())), full_series,
+                                        [&](const op& x) -> op { return ad * x; });
+  }
 };
 
 }  // namespace geomint

@@ -12,7 +12,8 @@
 //
 // The equation g(σ) = σ − h DH(y₀, y₁(σ)) = 0 is solved by Newton's method (5.27) to near
 // round-off — §5.3: energy conservation depends on it. Two Jacobians:
-//   exact:  Dg(σ) = 1 − (h/2) D²H(y₁) J(y₁) dψ_σ   (5.28), inverted as dψ⁻¹_σ (dψ⁻¹_σ − (h/2) D²H J)⁻¹;
+//   exact:  Dg(σ) = 1 − (h/2) D²H(y₁) J(y₁) dψ_σ   (5.28) at every iterate (Newton's method),
+//           inverted as dψ⁻¹_σ (dψ⁻¹_σ − (h/2) D²H J)⁻¹;
 //           for trapezoidal DH it is exact, for Gonzalez D²H is taken at m.
 //   frozen: Dg(0) = 1 − (h/2) D²H(y₀) J(y₀), the modified Newton method of §5.3.
 // (d/dσ Ad*_{ψ(−σ)} y₀ = J(y₁) dψ_σ by Theorem 1; for ψ = cay in the operator form (4.24) this
@@ -21,6 +22,7 @@
 
 #include <boost/numeric/odeint/stepper/stepper_categories.hpp>
 #include <initializer_list>
+#include <limits>
 #include <type_traits>
 
 #include "geomint/core/linear_solvers.hpp"
@@ -33,6 +35,8 @@ namespace geomint {
 /// DH(x, y) = ½(∇H(x) + ∇H(y)): a discrete gradient for quadratic Hamiltonians.
 struct trapezoidal_gradient {
   static const char* name() { return "trapezoidal"; }
+  /// Newton tolerance in ulps: DH is evaluated to round-off.
+  static constexpr double tolerance_ulps = 1;
   /// out = DH(x, y), given gx = ∇H(x).
   template <class Sys, class V>
   static void evaluate(const Sys& sys, const V& x, const V& y, const V& gx, V& scratch, V& out) {
@@ -48,6 +52,9 @@ struct trapezoidal_gradient {
 /// Gonzalez's discrete gradient, for any H.
 struct gonzalez_gradient {
   static const char* name() { return "gonzalez"; }
+  /// The correction (H(y) − H(x) − ∇H(m)·(y − x))/|y − x|² cancels: its round-off is
+  /// ~ε|H|/|y − x|, so σ is only defined to ~ε/h; the tolerance leaves room for that.
+  static constexpr double tolerance_ulps = 16;
   template <class Sys, class V>
   static void evaluate(const Sys& sys, const V& x, const V& y, const V&, V& scratch, V& out) {
     scratch = (x + y) / 2;
@@ -62,12 +69,12 @@ struct gonzalez_gradient {
 
 /// Newton's matrix for lie_discrete_gradient.
 enum class lie_jacobian {
-  exact,  ///< (5.28) at the current iterate, refreshed when the iteration slows
+  exact,  ///< Newton's method (5.27) with the Jacobian (5.28) at every iterate
   frozen  ///< 1 − (h/2) D²H(y₀) J(y₀), once per step (§5.3)
 };
 
 struct lie_discrete_gradient_options {
-  newton_options newton;
+  newton_options newton = lie_newton_defaults();
   lie_jacobian jacobian = lie_jacobian::exact;
 };
 
@@ -89,7 +96,14 @@ class lie_discrete_gradient {
   using order_type = unsigned short;
   using stepper_category = boost::numeric::odeint::stepper_tag;
 
-  explicit lie_discrete_gradient(const lie_discrete_gradient_options& options = {}) : options_(options) {}
+  explicit lie_discrete_gradient(const lie_discrete_gradient_options& options = default_options()) : options_(options) {}
+
+  /// Newton to round-off: the tolerance is DiscreteGradient::tolerance_ulps ulps.
+  static lie_discrete_gradient_options default_options() {
+    lie_discrete_gradient_options o;
+    o.newton.tolerance = DiscreteGradient::tolerance_ulps * std::numeric_limits<double>::epsilon();
+    return o;
+  }
 
   order_type order() const { return 2; }
   lie_discrete_gradient_options& options() { return options_; }
@@ -113,7 +127,10 @@ class lie_discrete_gradient {
     sys.gradient(y0_, g0_);
     sigma_ = dt * g0_;  // initial guess σ⁰ = h ∇H(y₀)
     problem<sys_type> p{*this, sys, alg, t, dt};
-    newton_solve(p, sigma_, sigma0_, r_, options_.newton, stats_.newton,
+    newton_options newton = options_.newton;
+    if (options_.jacobian == lie_jacobian::exact) newton.refresh_contraction = 0;  // (5.28) at every iterate
+    else newton.refresh_contraction = 1;  // a refresh would return the same frozen matrix
+    newton_solve(p, sigma_, sigma0_, r_, newton, stats_.newton,
                  newton_context{t, dt, "Lie discrete-gradient equation g(σ) = 0 (5.27)"});
     y1_ = Coordinates::act(alg, sigma_, y0_);
     if (!y1_.allFinite())
@@ -146,7 +163,6 @@ class lie_discrete_gradient {
       r = sigma - dt * m.dh_;
     }
     void update_jacobian(const vec& sigma) {
-      const int d = m.d_;
       auto& b = m.lu_.system_matrix();
       if (m.options_.jacobian == lie_jacobian::frozen) {
         lie_detail::hessian(sys, m.y0_, m.hess_);
@@ -157,8 +173,7 @@ class lie_discrete_gradient {
         m.y1_ = Coordinates::act(alg, sigma, m.y0_);
         DiscreteGradient::hessian_point(m.y0_, m.y1_, m.point_);
         lie_detail::hessian(sys, m.point_, m.hess_);
-        for (int j = 0; j < d; ++j)
-          m.dpsi_inv_.col(j) = Coordinates::inverse_differential(alg, sigma, vec::Unit(d, j), full_series);
+        m.dpsi_inv_ = Coordinates::inverse_differential_matrix(alg, sigma);
         b = m.dpsi_inv_;
         b.noalias() += (-dt / 2) * m.hess_ * alg.poisson_tensor(m.y1_);
       }

@@ -27,6 +27,7 @@
 // `double gravity_constant() const` (c) and `vector<3> center_of_mass_direction() const` (χ).
 #pragma once
 
+#include <Eigen/LU>
 #include <boost/numeric/odeint/stepper/stepper_categories.hpp>
 #include <cmath>
 #include <limits>
@@ -47,7 +48,7 @@ enum class heavy_top_scheme {
 };
 
 struct moser_veselov_options {
-  double tolerance = 4 * std::numeric_limits<double>::epsilon();  ///< on the change of ω per iteration
+  double tolerance = 4 * std::numeric_limits<double>::epsilon();  ///< on the change of ω − 1, relative to it
   int max_iterations = 100;
   heavy_top_scheme scheme = heavy_top_scheme::rattle;
 };
@@ -116,7 +117,7 @@ class moser_veselov {
   template <class System, class State>
   void do_step(System&& system, attitude_type& q, State& x, time_type t, time_type dt) {
     do_step(system, x, t, dt);
-    q = q * omega_.transpose();
+    q += q * w_.transpose();
   }
 
  private:
@@ -130,28 +131,67 @@ class moser_veselov {
                                       "McLachlan–Scovel §6.1); got α_" + std::to_string(i) + " + α_" +
                                       std::to_string(j) + " = " + std::to_string(alpha(i) + alpha(j)));
     if constexpr (heavy_top) {
+      // In vectors: hat(ω x) = ω hat(x) ωᵀ for ω ∈ SO(3), and vχᵀ − χvᵀ = hat(χ × v). All
+      // increments are summed before they are added to (u, v): one rounding of the O(1) part.
+      using T = extended;
       const so3 rot;
-      const double c = sys.gravity_constant();
-      const vector<3> chi = sys.center_of_mass_direction();
-      const vector<3> u = y.template head<3>(), v = y.template tail<3>();
-      // vχᵀ − χvᵀ = hat(χ × v)
-      const double kick = options_.scheme == heavy_top_scheme::rattle ? dt * c / 2 : dt * c;
-      const mat m2 = rot.hat(vector<3>(u - kick * chi.cross(v)));
-      solve_rotation(alpha, m2, t, dt);
-      const vector<3> v1 = omega_ * v;
-      mat m1 = omega_ * m2 * omega_.transpose();
-      if (options_.scheme == heavy_top_scheme::rattle) m1 -= rot.hat(vector<3>((dt * c / 2) * chi.cross(v1)));
+      const T c = sys.gravity_constant();
+      const vector_of<3, T> chi = sys.center_of_mass_direction().template cast<T>();
+      const vector_of<3, T> u = y.template head<3>().template cast<T>(), v = y.template tail<3>().template cast<T>();
+      const T kick = options_.scheme == heavy_top_scheme::rattle ? T(dt) * c / 2 : T(dt) * c;
+      const vector_of<3, T> d1 = -kick * chi.cross(v);  // m₂ = m + hat(d1)
+      solve_rotation(alpha, rot.hat(vector<3>((u + d1).template cast<double>())), t, dt);
+      const vector_of<3, T> dv = rotate_vector_increment(v);
+      vector_of<3, T> du = d1 + rotate_vector_increment(vector_of<3, T>(u + d1));  // ω m₂ ωᵀ − m
+      if (options_.scheme == heavy_top_scheme::rattle) du -= (T(dt) * c / 2) * chi.cross(vector_of<3, T>(v + dv));
       vec out;
-      out << rot.vee(m1), v1;
+      out << (u + du).template cast<double>(), (v + dv).template cast<double>();
+      check_finite(out, t, dt);
+      return out;
+    } else if constexpr (std::is_same<Algebra, so3>::value) {
+      solve_rotation(alpha, alg.hat(y), t, dt);
+      const vector_of<3, extended> x = y.template cast<extended>();
+      const vec out = (x + rotate_vector_increment(x)).template cast<double>();  // hat(ω y) = ω m ωᵀ
       check_finite(out, t, dt);
       return out;
     } else {
       const mat m = alg.hat(y);
       solve_rotation(alpha, m, t, dt);
-      const vec out = alg.vee(mat(omega_ * m * omega_.transpose()));
+      const matrix_of<n, n, extended> d = rotate_increment(m);
+      vec out(alg.dim());
+      int k = 0;
+      for (int i = 0; i < n; ++i)
+        for (int j = i + 1; j < n; ++j, ++k) out(k) = static_cast<double>(extended(y(k)) + (d(i, j) - d(j, i)) / 2);
       check_finite(out, t, dt);
       return out;
     }
+  }
+
+  /// ω is applied through its Cayley parameter, ω = cay(A), A = 2(ω − 1)(ω + 1)⁻¹ =
+  /// 2w(2 + w)⁻¹ with w = ω − 1 (skew at convergence; its skew part is taken), and in increment
+  /// form: ω x − x for vectors (n = 3), ω m ωᵀ − m = E m + m Eᵀ + E m Eᵀ with
+  /// E = cay(A) − 1 = (1 − A/2)⁻¹A. Both keep |m| to round-off over long runs, where forming
+  /// ω = 1 + w itself leaves an orthogonality defect of the order of the rounding of w, which
+  /// accumulates when the rotation per step is large.
+  mat cayley_parameter() const {
+    const mat a = 2 * (mat(2 * mat::Identity() + w_).transpose().partialPivLu().solve(w_.transpose())).transpose();
+    return (a - a.transpose()) / 2;
+  }
+  /// ω x − x in x's precision (extended: algebra.hpp).
+  template <class X>
+  vector_of<3, typename X::Scalar> rotate_vector_increment(const X& x) const {
+    const mat a = cayley_parameter();
+    const vector<3> av(a(2, 1), a(0, 2), a(1, 0));
+    return so3().cayley_increment(vector<3>(-av), x);
+  }
+  /// ω m ωᵀ − m in extended precision.
+  matrix_of<n, n, extended> rotate_increment(const mat& m) const {
+    using T = matrix_of<n, n, extended>;
+    const T a = cayley_parameter().template cast<extended>();
+    const T e = (T::Identity() - a / 2).partialPivLu().solve(a);
+    const T mm = m.template cast<extended>();
+    const T em = e * mm;
+    return em + mm * e.transpose() + em * e.transpose();
   }
 
   static void check_finite(const vec& out, double t, double dt) {
@@ -171,15 +211,19 @@ class moser_veselov {
           wa_new(i, j) = i == j ? 0.0 : (ws(i, j) * (alpha(j) - alpha(i)) - dt * m(i, j)) / (alpha(i) + alpha(j));
       const mat s = ws + wa_new;
       const mat ws_new = -0.5 * s.transpose() * s;
-      delta = std::fmax((wa_new - wa).cwiseAbs().maxCoeff(), (ws_new - ws).cwiseAbs().maxCoeff());
+      // The change relative to |ω − 1|: ω must be orthogonal to round-off *relative to ω − 1*,
+      // or |m| drifts by the absolute defect every step.
+      delta = std::fmax((wa_new - wa).cwiseAbs().maxCoeff(), (ws_new - ws).cwiseAbs().maxCoeff()) /
+              std::fmax(wa_new.cwiseAbs().maxCoeff(), 1e-300);
       wa = wa_new;
       ws = ws_new;
       if (!std::isfinite(delta) || delta > 1e3)
         throw step_error(failure_reason::newton_diverged, t, dt, it, delta,
                          "Moser–Veselov iteration for ω diverged (step too large for the O(t) contraction)");
       // Converged, or stalled at the round-off floor.
-      if (delta <= options_.tolerance || (delta >= 0.5 * previous && delta <= 64 * options_.tolerance)) {
-        omega_ = mat::Identity() + wa + ws;
+      if (delta <= options_.tolerance || (delta >= 0.5 * previous && delta <= 4 * options_.tolerance)) {
+        w_ = wa + ws;
+        omega_ = mat::Identity() + w_;
         return;
       }
       previous = delta;
@@ -191,6 +235,7 @@ class moser_veselov {
   moser_veselov_options options_;
   lie_statistics stats_;
   mat omega_ = mat::Identity();
+  mat w_ = mat::Zero();  ///< ω − 1
 };
 
 }  // namespace geomint

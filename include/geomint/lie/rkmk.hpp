@@ -28,14 +28,15 @@
 namespace geomint {
 
 struct lie_options {
-  newton_options newton;
+  newton_options newton = lie_newton_defaults();
 };
 
-template <class Algebra, class Tableau, class Coordinates = exp_coordinates>
-class rkmk {
+/// RKMK with an S-stage tableau given at run time (rkmk below names it by a tag type). One
+/// instantiation serves every tableau with S stages.
+template <class Algebra, int S, class Coordinates = exp_coordinates>
+class rkmk_method {
   static_assert(Coordinates::template applies_to<Algebra>,
                 "geomint: Cayley coordinates need a quadratic group (Algebra::has_cayley)");
-  static constexpr int S = Tableau::stages;
   static constexpr int D = Algebra::dimension;
   static constexpr int SD = size::fixed_if_small(size::product(S, D));
   using vec = vector<D>;
@@ -50,7 +51,8 @@ class rkmk {
   using order_type = unsigned short;
   using stepper_category = boost::numeric::odeint::stepper_tag;
 
-  explicit rkmk(const lie_options& options = {}) : tableau_(Tableau::tableau()), options_(options) {}
+  explicit rkmk_method(const butcher_tableau<S>& tableau, const lie_options& options = {})
+      : tableau_(tableau), options_(options) {}
 
   order_type order() const { return static_cast<order_type>(tableau_.order); }
   /// Degree in σ after which dexp⁻¹ / dcay⁻¹ are truncated.
@@ -135,7 +137,7 @@ class rkmk {
   /// The stage equations as a problem for newton_solve (unknowns z = (k_1, …, k_s)).
   template <class Sys>
   struct stage_problem {
-    rkmk& m;
+    rkmk_method& m;
     const Sys& sys;
     const Algebra& alg;
     double t, dt;
@@ -194,6 +196,15 @@ class rkmk {
   dense_lu<SD> lu_;
   bool jacobian_valid_ = false;
   double jacobian_dt_ = 0;
+};
+
+/// rkmk<Algebra, Tableau, Coordinates>: Tableau a method tag (rk::rk4, rk::heun,
+/// rk::forward_euler, rk::gauss_legendre<S>, rk::implicit_midpoint = GL2, rk::trapezoidal, …).
+template <class Algebra, class Tableau, class Coordinates = exp_coordinates>
+class rkmk : public rkmk_method<Algebra, Tableau::stages, Coordinates> {
+ public:
+  explicit rkmk(const lie_options& options = {})
+      : rkmk_method<Algebra, Tableau::stages, Coordinates>(Tableau::tableau(), options) {}
 };
 
 }  // namespace geomint

@@ -130,13 +130,18 @@ class se3 {
     out << r.transpose() * (u + v.cross(p)), r.transpose() * v;
     return out;
   }
+  /// coadjoint(exp(σ), y) = (u + [(Rᵀ − 1)u + Rᵀ(v × p)], v + (Rᵀ − 1)v), the increments in
+  /// extended precision by so3's increment form and rounded once (algebra.hpp): |v| and u·v
+  /// keep to round-off over long runs. (p only enters through v × p ⊥ v.)
   template <class S, class Y>
   vector_type exp_coadjoint(const Eigen::MatrixBase<S>& s, const Eigen::MatrixBase<Y>& y) const {
-    return coadjoint(exp(s), y);
+    return act(s, vector<3>(exp(s).template topRightCorner<3, 1>()), y,
+               [this](const vector<3>& a, const vector_of<3, extended>& x) { return rot_.exp_increment(a, x); });
   }
   template <class S, class Y>
   vector_type cayley_coadjoint(const Eigen::MatrixBase<S>& s, const Eigen::MatrixBase<Y>& y) const {
-    return coadjoint(cayley(s), y);
+    return act(s, vector<3>(cayley(s).template topRightCorner<3, 1>()), y,
+               [this](const vector<3>& a, const vector_of<3, extended>& x) { return rot_.cayley_increment(a, x); });
   }
   /// dcay⁻¹_σ v = v − ½[σ, v] − ¼ vee(hat σ hat v hat σ): for σ = (a, b), v = (c, d),
   /// (c − ½ c × a + ¼ (a·c) a,  d − ½ (d × a + c × b) − ¼ a × (c × b)), truncated after degree q.
@@ -157,8 +162,25 @@ class se3 {
   vector<2> casimirs(const Eigen::MatrixBase<Y>& y) const {
     return vector<2>(y.template tail<3>().norm(), y.template head<3>().dot(y.template tail<3>()));
   }
+  /// |v| and |u||v| (Cauchy–Schwarz): u·v can be much smaller than its terms.
+  template <class Y>
+  vector<2> casimir_scales(const Eigen::MatrixBase<Y>& y) const {
+    return vector<2>(y.template tail<3>().norm(), y.template head<3>().norm() * y.template tail<3>().norm());
+  }
 
  private:
+  template <class S, class Y, class Increment>
+  vector_type act(const Eigen::MatrixBase<S>& s, const vector<3>& p, const Eigen::MatrixBase<Y>& y,
+                  Increment&& rotate) const {
+    using T = extended;
+    const vector<3> a = s.template head<3>();
+    const vector_of<3, T> u = y.template head<3>().template cast<T>(), v = y.template tail<3>().template cast<T>();
+    const vector_of<3, T> vp = v.cross(vector_of<3, T>(p.cast<T>()));
+    vector_type out;
+    out << (u + (rotate(a, u) + vp + rotate(a, vp))).template cast<double>(), (v + rotate(a, v)).template cast<double>();
+    return out;
+  }
+
   so3 rot_;
 };
 

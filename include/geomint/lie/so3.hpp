@@ -3,6 +3,7 @@
 // J(y) = hat(y) and the free rigid body reads ẏ = y × I⁻¹y. Group: SO(3) by Rodrigues' formula.
 #pragma once
 
+#include <Eigen/Geometry>
 #include <cmath>
 
 #include "geomint/lie/algebra.hpp"
@@ -70,21 +71,36 @@ class so3 {
   template <class Y>
   vector_type coadjoint(const group_type& g, const Eigen::MatrixBase<Y>& y) const { return g.transpose() * y; }
 
-  /// exp(−ad*_σ) y = exp(−hat σ) y: y rotated by −σ, without forming the matrix.
+  /// exp(−ad*_σ) y = exp(−hat σ) y: y rotated by −σ, as y + (increment) without forming the
+  /// matrix, the increment in extended precision (algebra.hpp), so that |y| keeps to round-off.
   template <class S, class Y>
   vector_type exp_coadjoint(const Eigen::MatrixBase<S>& sigma, const Eigen::MatrixBase<Y>& y) const {
-    double a, b;
-    rodrigues_coefficients(sigma.norm(), a, b);
-    const vector_type s = sigma, x = y;
-    const vector_type sx = s.cross(x);
-    return x - a * sx + b * s.cross(sx);
+    const vector_of<3, extended> x = y.template cast<extended>();
+    return (x + exp_increment(sigma, x)).template cast<double>();
   }
   /// cay(hat σ)ᵀ y = cay(−hat σ) y.
   template <class S, class Y>
   vector_type cayley_coadjoint(const Eigen::MatrixBase<S>& sigma, const Eigen::MatrixBase<Y>& y) const {
-    const vector_type s = sigma, x = y;
-    const vector_type sx = s.cross(x);
-    return x + (4 / (4 + s.squaredNorm())) * (-sx + s.cross(sx) / 2);
+    const vector_of<3, extended> x = y.template cast<extended>();
+    return (x + cayley_increment(sigma, x)).template cast<double>();
+  }
+  /// exp(−hat σ) x − x = −(sin θ/θ) σ × x + ((1 − cos θ)/θ²) σ × (σ × x), in x's precision.
+  template <class S, class X>
+  vector_of<3, typename X::Scalar> exp_increment(const Eigen::MatrixBase<S>& sigma, const Eigen::MatrixBase<X>& x) const {
+    using T = typename X::Scalar;
+    const vector_of<3, T> s = sigma.template cast<T>();
+    T a, b;
+    rodrigues_coefficients(T(s.norm()), a, b);
+    const vector_of<3, T> sx = s.cross(vector_of<3, T>(x));
+    return -a * sx + b * s.cross(sx);
+  }
+  /// cay(−hat σ) x − x = (4/(4 + θ²)) (−σ × x + ½ σ × (σ × x)), in x's precision.
+  template <class S, class X>
+  vector_of<3, typename X::Scalar> cayley_increment(const Eigen::MatrixBase<S>& sigma, const Eigen::MatrixBase<X>& x) const {
+    using T = typename X::Scalar;
+    const vector_of<3, T> s = sigma.template cast<T>();
+    const vector_of<3, T> sx = s.cross(vector_of<3, T>(x));
+    return (T(4) / (T(4) + s.squaredNorm())) * (-sx + s.cross(sx) / T(2));
   }
   /// dcay⁻¹_σ v = v − ½[σ, v] − ¼ vee(hat σ hat v hat σ) = v + ½ σ × v + ¼ (σ·v) σ, truncated
   /// after degree q in σ (Engø–Faltinsen §4.2, in geomint's sign).
@@ -101,18 +117,22 @@ class so3 {
   /// The Casimir |y| (Engø–Faltinsen §3.1).
   template <class Y>
   vector<1> casimirs(const Eigen::MatrixBase<Y>& y) const { return vector<1>(y.norm()); }
+  /// The magnitude against which a Casimir's round-off is measured (algebra.hpp).
+  template <class Y>
+  vector<1> casimir_scales(const Eigen::MatrixBase<Y>& y) const { return vector<1>(y.norm()); }
 
  private:
   /// a = sin θ / θ, b = (1 − cos θ)/θ² = ½ (sin(θ/2)/(θ/2))², with the small-angle series.
-  static void rodrigues_coefficients(double theta, double& a, double& b) {
-    if (theta < 1e-4) {  // the next terms, θ⁴/120 and θ⁴/720, are below 1e-18
-      const double t2 = theta * theta;
+  template <class T>
+  static void rodrigues_coefficients(T theta, T& a, T& b) {
+    if (theta < T(1e-5)) {  // the next terms, θ⁴/120 and θ⁴/720, are below 1e-22
+      const T t2 = theta * theta;
       a = 1 - t2 / 6;
-      b = 0.5 - t2 / 24;
+      b = T(0.5) - t2 / 24;
     } else {
       a = std::sin(theta) / theta;
-      const double h = std::sin(theta / 2) / (theta / 2);
-      b = 0.5 * h * h;
+      const T h = std::sin(theta / 2) / (theta / 2);
+      b = T(0.5) * h * h;
     }
   }
 };

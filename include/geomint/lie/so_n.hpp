@@ -4,12 +4,12 @@
 // dual element y is the skew matrix m = hat(y) and the Euler equations ṁ = [m, 𝕀⁻¹(m)] read
 // ẏ = J(y)∇H(y) in geomint's convention (algebra.hpp). For n = 3 the coordinates are
 // (m₁₂, m₁₃, m₂₃) = (−y₃, y₂, −y₁) in terms of so3's.
-// Group: SO(n); exp is the matrix exponential (Eigen's Padé scaling and squaring).
+// Group: SO(n); exp by scaling and squaring of a Taylor series for e^S − 1 (lie_detail::expm1),
+// and the actions in increment form y + (…), which keeps Casimirs to round-off over long runs.
 #pragma once
 
 #include <Eigen/LU>
 #include <array>
-#include <unsupported/Eigen/MatrixFunctions>
 
 #include "geomint/lie/algebra.hpp"
 
@@ -76,8 +76,7 @@ class so_n {
 
   template <class S>
   group_type exp(const Eigen::MatrixBase<S>& sigma) const {
-    const matrix_type s = hat(sigma);
-    return s.exp();
+    return matrix_type::Identity() + lie_detail::expm1(matrix_type(hat(sigma)));
   }
   template <class S>
   group_type cayley(const Eigen::MatrixBase<S>& sigma) const {
@@ -97,13 +96,18 @@ class so_n {
   vector_type coadjoint(const group_type& g, const Eigen::MatrixBase<Y>& y) const {
     return vee(matrix_type(g.transpose() * hat(y) * g));
   }
+  /// coadjoint(exp(σ), y), as y + vee(EᵀY + YE + EᵀYE) with E = e^{hat σ} − 1, the increment
+  /// in extended precision and rounded once (algebra.hpp).
   template <class S, class Y>
   vector_type exp_coadjoint(const Eigen::MatrixBase<S>& s, const Eigen::MatrixBase<Y>& y) const {
-    return coadjoint(exp(s), y);
+    return act_increment(lie_detail::expm1(matrix_ext(hat(s).template cast<extended>())), y);
   }
+  /// coadjoint(cayley(σ), y) with cay(S) − 1 = (1 − S/2)⁻¹ S.
   template <class S, class Y>
   vector_type cayley_coadjoint(const Eigen::MatrixBase<S>& s, const Eigen::MatrixBase<Y>& y) const {
-    return coadjoint(cayley(s), y);
+    const matrix_ext h = hat(s).template cast<extended>();
+    const Eigen::PartialPivLU<matrix_ext> lu(matrix_ext(matrix_ext::Identity() - h / 2));
+    return act_increment(matrix_ext(lu.solve(h)), y);
   }
   /// dcay⁻¹_σ v = vee(V + ½[S, V] − ¼ S V S), S = hat σ, V = hat v, truncated after degree q.
   template <class S, class V>
@@ -113,6 +117,20 @@ class so_n {
     matrix_type z = w + (s * w - w * s) / 2;
     if (q >= 2) z -= s * w * s / 4;
     return vee(z);
+  }
+
+  using matrix_ext = matrix_of<N, N, extended>;
+  /// y ↦ coadjoint(1 + e, y) = y + vee(eᵀY + Ye + eᵀYe), in extended precision, rounded once.
+  template <class Y>
+  vector_type act_increment(const matrix_ext& e, const Eigen::MatrixBase<Y>& y) const {
+    const matrix_ext m = hat(y).template cast<extended>();
+    const matrix_ext em = e.transpose() * m;
+    const matrix_ext d = em + m * e + em * e;
+    vector_type out(dim());
+    int k = 0;
+    for (int i = 0; i < N; ++i)
+      for (int j = i + 1; j < N; ++j, ++k) out(k) = static_cast<double>(extended(y(k)) + (d(i, j) - d(j, i)) / 2);
+    return out;
   }
 
   /// tr((mᵀm)^k), k = 1..⌊n/2⌋, m = hat(y): the coefficients of the characteristic polynomial
@@ -129,6 +147,9 @@ class so_n {
     }
     return c;
   }
+  /// tr((mᵀm)^k) = Σ σ_i^{2k} is a sum of nonnegative terms: its own scale.
+  template <class Y>
+  vector<casimir_count> casimir_scales(const Eigen::MatrixBase<Y>& y) const { return casimirs(y); }
 };
 
 }  // namespace geomint

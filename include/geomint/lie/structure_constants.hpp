@@ -4,8 +4,8 @@
 // Without a matrix group at hand, the realization is the adjoint one with geomint's sign,
 // hat(σ) = −ad_σ (so that hat(bracket(u, v)) = [hat v, hat u] as for every geomint algebra),
 // group elements are d × d matrices g = exp(hat σ), and the coadjoint action is
-// Ad*_{g⁻¹} y = gᵀ y; the RKMK update exp(−ad*_σ) y is one d × d matrix exponential (Eigen's
-// Padé scaling and squaring). The group is not assumed quadratic: exponential coordinates
+// Ad*_{g⁻¹} y = gᵀ y; the RKMK update exp(−ad*_σ) y is one d × d matrix exponential (scaling
+// and squaring of e^X − 1, lie_detail::expm1, applied as y + (e^X − 1) y). The group is not assumed quadratic: exponential coordinates
 // only. The Casimir offered is the quadratic one of a semisimple algebra, yᵀ K⁻¹ y with the
 // Killing form K_ij = tr(ad_{f_i} ad_{f_j}).
 #pragma once
@@ -15,7 +15,6 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
-#include <unsupported/Eigen/MatrixFunctions>
 
 #include "geomint/lie/algebra.hpp"
 
@@ -109,20 +108,20 @@ class structure_constants {
 
   template <class S>
   group_type exp(const Eigen::MatrixBase<S>& sigma) const {
-    const matrix_type h = hat(sigma);
-    return h.exp();
+    return matrix_type::Identity() + lie_detail::expm1(matrix_type(hat(sigma)));
   }
   /// Ad_g = g⁻¹ (conjugation by g⁻¹ of the adjoint realization).
   operator_type adjoint(const group_type& g) const { return g.inverse(); }
   /// Ad*_{g⁻¹} y = gᵀ y.
   template <class Y>
   vector_type coadjoint(const group_type& g, const Eigen::MatrixBase<Y>& y) const { return g.transpose() * y; }
-  /// exp(−ad*_σ) y.
+  /// exp(−ad*_σ) y = y + (e^{−ad*_σ} − 1) y, the increment in extended precision, rounded once.
   template <class S, class Y>
   vector_type exp_coadjoint(const Eigen::MatrixBase<S>& sigma, const Eigen::MatrixBase<Y>& y) const {
-    const operator_type m = -ad_star(sigma);
-    const operator_type e = m.exp();
-    return e * y;
+    using op_ext = matrix_of<D, D, extended>;
+    const op_ext e = lie_detail::expm1(op_ext((-ad_star(sigma)).template cast<extended>()));
+    const vector_of<D, extended> x = y.template cast<extended>();
+    return (x + e * x).template cast<double>();
   }
 
   /// The Killing form K_ij = tr(ad_{f_i} ad_{f_j}).
@@ -136,6 +135,12 @@ class structure_constants {
                               "no quadratic Casimir is known for these structure constants");
     const vector_type k = killing_lu_.solve(vector_type(y));
     return vector<1>(y.dot(k));
+  }
+  /// Σ_i |y_i (K⁻¹y)_i|, the terms of yᵀK⁻¹y.
+  template <class Y>
+  vector<1> casimir_scales(const Eigen::MatrixBase<Y>& y) const {
+    const vector_type k = killing_lu_.solve(vector_type(y));
+    return vector<1>(y.cwiseProduct(k).cwiseAbs().sum());
   }
 
   /// so(3) in geomint's sign: C_ij^k = −ε_ijk (Engø–Faltinsen §2: C₁₂³ = −1); for D ≠ 3 the

@@ -15,7 +15,8 @@
 // hat(σ) = (i/4) W(σ); the scale 1/4 makes geomint's bracket the sine bracket (6.31), so that
 // H = ½ Σ_m |ω_m|²/|m|² gives exactly (6.32), in matrix form Ẇ = −(i/2)[Ψ, W], Ψ = Σ ω_m T_m/|m|².
 //
-// Group: the coadjoint action is W ↦ g† W g for unitary g. exp is the matrix exponential;
+// Group: the coadjoint action is W ↦ g† W g for unitary g, applied in increment form; exp by
+// scaling and squaring of a Taylor series for e^S − 1 (lie_detail::expm1);
 // Cayley maps into U(N) rather than SU(N), which acts on su(N)* through its image in
 // PU(N) = U(N)/U(1): dcay⁻¹ gets a multiple of (1 − Ω²/4) that keeps it traceless (see dcay_inv).
 // Casimirs: tr(Wᵏ)/N, k = 2..N; for N = 3 these are (6.33) and (6.34).
@@ -26,7 +27,6 @@
 #include <array>
 #include <cmath>
 #include <complex>
-#include <unsupported/Eigen/MatrixFunctions>
 
 #include "geomint/lie/algebra.hpp"
 
@@ -47,6 +47,8 @@ class su_n {
   using operator_type = matrix<dimension, dimension>;
   using matrix_type = Eigen::Matrix<complex, N, N>;
   using group_type = matrix_type;
+  template <class T>
+  using cmatrix = Eigen::Matrix<std::complex<T>, N, N>;
 
   struct mode {
     int m1, m2;
@@ -65,13 +67,13 @@ class su_n {
       if (cross != 0) return cross > 0;
       return a.squared_norm() < b.squared_norm();
     });
-    const double two_pi = 6.283185307179586476925286766559;
+    const extended two_pi = 6.283185307179586476925286766559L;
     for (int i = 0; i < mode_count; ++i) {
       const mode m = modes_[i];
       for (int j = 0; j < N; ++j) {
         // (T_m)_{(j+m₂) mod N, j} = ε^{m₁m₂ + 2m₁j}
         const int e = wrap(m.m1 * m.m2 + 2 * m.m1 * j);
-        phase_[i * N + j] = std::polar(1.0, two_pi * e / N);
+        phase_[i * N + j] = std::polar(extended(1), two_pi * e / N);
         row_[i * N + j] = wrap(j + m.m2);
       }
     }
@@ -84,36 +86,9 @@ class su_n {
   /// The Hermitian matrix Σ_{m∈C} x_m T_m with x_m = x_{2i} + i x_{2i+1} for m = modes()[i]
   /// and x_{−m} = x_m* (the vorticity matrix W of a state).
   template <class X>
-  matrix_type hermitian(const Eigen::MatrixBase<X>& x) const {
-    matrix_type w = matrix_type::Zero();
-    for (int i = 0; i < mode_count; ++i) {
-      const complex c(x(2 * i), x(2 * i + 1));
-      for (int j = 0; j < N; ++j) {
-        const complex t = c * phase_[i * N + j];
-        const int r = row_[i * N + j];
-        w(r, j) += t;
-        w(j, r) += std::conj(t);
-      }
-    }
-    return w;
-  }
+  matrix_type hermitian(const Eigen::MatrixBase<X>& x) const { return hermitian_in<double>(x); }
   /// Coefficients of the Hermitian part of w: x_m = tr(T_m† w)/N.
-  template <class W>
-  vector_type coefficients(const Eigen::MatrixBase<W>& w) const {
-    vector_type x(dim());
-    for (int i = 0; i < mode_count; ++i) {
-      complex s = 0;
-      for (int j = 0; j < N; ++j) {
-        const int r = row_[i * N + j];
-        const complex p = std::conj(phase_[i * N + j]);
-        s += p * w(r, j) + p * std::conj(w(j, r));  // T_m† w and (T_m† w†) for the Hermitian part
-      }
-      s /= 2.0 * N;
-      x(2 * i) = s.real();
-      x(2 * i + 1) = s.imag();
-    }
-    return x;
-  }
+  vector_type coefficients(const matrix_type& w) const { return coefficients_in<double>(w); }
   /// ω_m for any m in the cell (reality condition for m ∉ C⁺).
   template <class Y>
   complex coefficient(const Eigen::MatrixBase<Y>& y, int m1, int m2) const {
@@ -152,8 +127,7 @@ class su_n {
 
   template <class S>
   group_type exp(const Eigen::MatrixBase<S>& sigma) const {
-    const matrix_type s = hat(sigma);
-    return s.exp();
+    return matrix_type::Identity() + lie_detail::expm1(matrix_type(hat(sigma)));
   }
   template <class S>
   group_type cayley(const Eigen::MatrixBase<S>& sigma) const {
@@ -173,13 +147,31 @@ class su_n {
   vector_type coadjoint(const group_type& g, const Eigen::MatrixBase<Y>& y) const {
     return coefficients(matrix_type(g.adjoint() * hermitian(y) * g));
   }
+  /// coadjoint(exp(σ), y) as y + coefficients(E†W + WE + E†WE), E = e^{hat σ} − 1, in extended
+  /// precision and rounded once (algebra.hpp): the state is never rebuilt from its matrix.
   template <class S, class Y>
   vector_type exp_coadjoint(const Eigen::MatrixBase<S>& s, const Eigen::MatrixBase<Y>& y) const {
-    return coadjoint(exp(s), y);
+    return act_increment(lie_detail::expm1(hat_extended(s)), y);
   }
+  /// coadjoint(cayley(σ), y) with cay(S) − 1 = (1 − S/2)⁻¹ S.
   template <class S, class Y>
   vector_type cayley_coadjoint(const Eigen::MatrixBase<S>& s, const Eigen::MatrixBase<Y>& y) const {
-    return coadjoint(cayley(s), y);
+    using m = cmatrix<extended>;
+    const m h = hat_extended(s);
+    const Eigen::PartialPivLU<m> lu(m(m::Identity() - h / extended(2)));
+    return act_increment(m(lu.solve(h)), y);
+  }
+  /// y ↦ coadjoint(1 + e, y) = y + coefficients(e†W + We + e†We), in extended precision.
+  template <class Y>
+  vector_type act_increment(const cmatrix<extended>& e, const Eigen::MatrixBase<Y>& y) const {
+    const vector_of<dimension, extended> x = y.template cast<extended>();
+    const cmatrix<extended> w = hermitian_in<extended>(x);
+    const cmatrix<extended> ew = e.adjoint() * w;
+    return (x + coefficients_in<extended>(cmatrix<extended>(ew + w * e + ew * e))).template cast<double>();
+  }
+  template <class S>
+  cmatrix<extended> hat_extended(const Eigen::MatrixBase<S>& s) const {
+    return std::complex<extended>(0, 0.25L) * hermitian_in<extended>(vector_of<dimension, extended>(s.template cast<extended>()));
   }
   /// dψ⁻¹ for ψ(σ) = [cay(hat σ)] ∈ PU(N). With Ω = −hat σ, Ξ = −hat v (the realization in
   /// which Engø–Faltinsen §4.2 is written): R = Ξ − ½[Ω, Ξ] − ¼ ΩΞΩ is the matrix dcay⁻¹ in
@@ -210,12 +202,57 @@ class su_n {
     }
     return c;
   }
+  /// ‖W‖_F^k / N ≥ |tr(Wᵏ)|/N (Hölder): tr(Wᵏ) can be much smaller than its terms.
+  template <class Y>
+  vector<casimir_count> casimir_scales(const Eigen::MatrixBase<Y>& y) const {
+    const double f = hermitian(y).norm();
+    vector<casimir_count> c;
+    for (int k = 0; k < casimir_count; ++k) c(k) = std::pow(f, k + 2) / N;
+    return c;
+  }
 
  private:
   static int wrap(int k) { return ((k % N) + N) % N; }
 
+  /// hermitian() in precision T.
+  template <class T, class X>
+  cmatrix<T> hermitian_in(const Eigen::MatrixBase<X>& x) const {
+    cmatrix<T> w = cmatrix<T>::Zero();
+    for (int i = 0; i < mode_count; ++i) {
+      const T cr = x(2 * i), ci = x(2 * i + 1);
+      for (int j = 0; j < N; ++j) {
+        // Real arithmetic: std::complex products call the slow NaN-checking __muldc3.
+        const T pr = T(phase_[i * N + j].real()), pi = T(phase_[i * N + j].imag());
+        const T tr = cr * pr - ci * pi, ti = cr * pi + ci * pr;
+        const int r = row_[i * N + j];
+        w(r, j) += std::complex<T>(tr, ti);
+        w(j, r) += std::complex<T>(tr, -ti);
+      }
+    }
+    return w;
+  }
+  /// coefficients() in precision T (takes a matrix, not an expression: entries are read twice).
+  template <class T>
+  vector_of<dimension, T> coefficients_in(const cmatrix<T>& w) const {
+    vector_of<dimension, T> x(dim());
+    for (int i = 0; i < mode_count; ++i) {
+      T sr = 0, si = 0;
+      for (int j = 0; j < N; ++j) {
+        // conj(p) (w(r, j) + conj(w(j, r))): T_m† w and T_m† w† for the Hermitian part.
+        const int r = row_[i * N + j];
+        const T pr = T(phase_[i * N + j].real()), pi = -T(phase_[i * N + j].imag());
+        const T ar = w(r, j).real() + w(j, r).real(), ai = w(r, j).imag() - w(j, r).imag();
+        sr += pr * ar - pi * ai;
+        si += pr * ai + pi * ar;
+      }
+      x(2 * i) = sr / (2 * N);
+      x(2 * i + 1) = si / (2 * N);
+    }
+    return x;
+  }
+
   std::array<mode, mode_count> modes_{};
-  std::array<complex, mode_count * N> phase_{};
+  std::array<std::complex<extended>, mode_count * N> phase_{};
   std::array<int, mode_count * N> row_{};
 };
 
