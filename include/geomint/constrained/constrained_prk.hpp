@@ -103,7 +103,7 @@ class prk_solver final : public prk_solver_base {
     if constexpr (fast_path) solved = solve_separable(sys, q, p, dt, ratio * ratio, opt, stats, ctx);
     if constexpr (general_path) {
       if (!solved) {
-        solve_general(sys, q, p, t, dt, ratio, opt, stats, ctx);
+        solve_general(sys, q, p, t, dt, continuing, ratio, opt, stats, ctx);
         ++stats.general_solver_steps;
       }
     }
@@ -112,8 +112,8 @@ class prk_solver final : public prk_solver_base {
       throw step_error(failure_reason::non_finite_value, t, dt, 0, 0, "the new state is not finite");
     q = q1_;
     p = p1_;
-    std::swap(g0_, g1_);
-    std::swap(grad0_, grad1_);
+    g0_.swap(g1_);  // member swap: O(1) for dynamic and sparse storage, no allocation
+    grad0_.swap(grad1_);
     cache_valid_ = true;
     cached_system_ = &sys;
     h_previous_ = dt;
@@ -143,7 +143,6 @@ class prk_solver final : public prk_solver_base {
     gram_.resize(n, m);
     hidden_.resize(n, m);
     lambda_separable_.setZero(m, S - 1);
-    lambda_general_.setZero(m, S - 1);
     if constexpr (traits::separable) {
       separable_.resize(n, m);
       const int k = separable_.unknown_count();
@@ -168,7 +167,6 @@ class prk_solver final : public prk_solver_base {
                    const constrained_options& opt) {
     h_previous_ = 0;
     lambda_separable_.setZero();
-    lambda_general_.setZero();
     if constexpr (general_path) general_.invalidate();
     if (m_ > 0) {
       sys.constraint_jacobian(q, g0_);
@@ -218,11 +216,12 @@ class prk_solver final : public prk_solver_base {
   }
 
   template <class QMap, class PMap>
-  void solve_general(const System& sys, const QMap& q, const PMap& p, double t, double dt, double lambda_scale,
-                     const constrained_options& opt, constrained_statistics& stats, const newton_context& ctx) {
+  void solve_general(const System& sys, const QMap& q, const PMap& p, double t, double dt, bool continuing,
+                     double ratio, const constrained_options& opt, constrained_statistics& stats,
+                     const newton_context& ctx) {
     if constexpr (general_path) {
       general_.begin(sys, q, p, g0_, t, dt);
-      general_.guess(zg_, lambda_general_, lambda_scale);
+      general_.guess(zg_, continuing, ratio);
       newton_solve(general_, zg_, zg0_, rg_, opt.newton, stats.newton, ctx);
       general_.finish(zg_, q1_, p1_);
       if (m_ > 0) sys.constraint_jacobian(q1_, g1_);
@@ -235,8 +234,7 @@ class prk_solver final : public prk_solver_base {
       } else {
         hidden_.project_general(sys, q1_, g1_, p1_, opt.newton, stats.newton, ctx);
       }
-      lambda_general_ = general_.multipliers();
-      lambda_separable_ = lambda_general_ * dt;  // Λ̃ = h²Λ from Λ̃ = hΛ
+      lambda_separable_ = general_.multipliers() * dt;  // Λ̃ = h²Λ from Λ̃ = hΛ
     }
   }
 
@@ -248,7 +246,7 @@ class prk_solver final : public prk_solver_base {
   vector<N> q1_, p1_, grad0_, grad1_, v_;
   vector<M> gval_, gv_;
   jacobian_type g0_, g1_;
-  matrix<M, S - 1> lambda_separable_, lambda_general_;
+  matrix<M, S - 1> lambda_separable_;
   constraint_gram<System> gram_;
   hidden_constraint_solver<System> hidden_;
   separable_type separable_;

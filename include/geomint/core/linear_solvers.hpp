@@ -121,7 +121,8 @@ class sparse_ldlt {
 
  private:
   matrix_type matrix_;
-  Eigen::SimplicialLDLT<matrix_type, Eigen::Lower, Eigen::NaturalOrdering<int>> ldlt_;
+  // Upper + natural ordering: Eigen factorizes the matrix in place, without a permuted copy.
+  Eigen::SimplicialLDLT<matrix_type, Eigen::Upper, Eigen::NaturalOrdering<int>> ldlt_;
   bool analyzed_ = false;
 };
 

@@ -24,6 +24,8 @@ struct newton_options {
   int max_iterations = 50;
   /// Contraction factor above which a frozen Jacobian is refreshed.
   double refresh_contraction = 0.3;
+  /// Increments that stop shrinking below this (after contracting by 10⁴) are round-off.
+  double roundoff_floor = 1e-9;
 };
 
 /// Counters accumulated over the lifetime of a stepper.
@@ -82,6 +84,7 @@ newton_report newton_solve(Problem& problem, Z& z, Z& z0, Z& r, const newton_opt
   if (!problem.has_jacobian()) refresh(false);
 
   double previous = inf;  // last increment norm under the current factorization
+  double first = inf;     // first increment norm of this solve
   double norm = inf;
   for (int k = 1; k <= opt.max_iterations; ++k) {
     problem.residual(z, r);
@@ -99,21 +102,26 @@ newton_report newton_solve(Problem& problem, Z& z, Z& z0, Z& r, const newton_opt
     z -= r;
     ++stats.iterations;
     norm = problem.increment_norm(z, r);
+    if (first == inf) first = norm;
     if (norm <= opt.tolerance) return {k, norm};
 
     const double theta = norm / previous;  // 0 on the first iteration after a refresh
-    // Stalled at the round-off floor: further iterations only shuffle the last bits.
-    if (theta >= 0.5 && norm <= 100 * opt.tolerance) return {k, norm};
+    // Stalled at the round-off floor: the increments stopped shrinking after the iteration had
+    // contracted by many orders of magnitude. The floor is ε times the conditioning of the
+    // stage equations, which grows like 1/h for constrained problems, so it can lie well above
+    // `tolerance`; iterating further only shuffles the last bits.
+    if (theta >= 0.5 && (norm <= 100 * opt.tolerance || (norm <= opt.roundoff_floor && norm <= 1e-4 * first)))
+      return {k, norm};
 
     if (full_newton) {
       if (theta >= 1) fail(failure_reason::newton_diverged, k, norm, "full Newton does not contract");
       refresh(false);
-    } else if (theta > opt.refresh_contraction) {
+    } else if (theta > opt.refresh_contraction && norm > 100 * opt.tolerance) {
       if (fresh) {  // even a fresh Jacobian contracts slowly: fall back to full Newton
         full_newton = true;
         ++stats.full_newton_fallbacks;
       }
-      refresh(theta >= 1);
+      refresh(norm > first);  // restart from the guess only if the iterate got worse than it
       previous = inf;
       continue;
     }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdio>
+#include <ostream>
 #include <stdexcept>
 #include <string>
 
@@ -26,6 +27,8 @@ inline const char* to_string(failure_reason r) {
   }
   return "unknown";
 }
+
+inline std::ostream& operator<<(std::ostream& os, failure_reason r) { return os << to_string(r); }
 
 /// Thrown by every geomint stepper when a step cannot be completed. The state passed to
 /// do_step is left exactly as it was.

@@ -99,11 +99,20 @@ struct system_traits {
 };
 
 /// Systems may be passed as std::reference_wrapper (as odeint users do with std::ref).
+namespace detail {
 template <class S>
-S& unwrap_system(S& s) { return s; }
+struct unwrapped {
+  static S& get(S& s) { return s; }
+};
 template <class S>
-S& unwrap_system(std::reference_wrapper<S> s) { return s.get(); }
+struct unwrapped<std::reference_wrapper<S>> {
+  static S& get(std::reference_wrapper<S> s) { return s.get(); }
+};
+}  // namespace detail
 template <class S>
-S& unwrap_system(const std::reference_wrapper<S>& s) { return s.get(); }
+decltype(auto) unwrap_system(S& s) {
+  if constexpr (std::is_const_v<S>) return detail::unwrapped<std::remove_const_t<S>>::get(const_cast<std::remove_const_t<S>&>(s));
+  else return detail::unwrapped<S>::get(s);
+}
 
 }  // namespace geomint

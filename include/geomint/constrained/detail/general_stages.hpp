@@ -59,6 +59,7 @@ class general_stages {
     for (auto& g : jac_) g.resize(m, n);
     second_.resize(n);
     lu_.resize(unknown_count());
+    increments_.resize(unknown_count());
   }
   int unknown_count() const { return S * n_ + (S - 1) * (n_ + m_); }
 
@@ -74,12 +75,20 @@ class general_stages {
     p0_scale_ = p0.cwiseAbs().maxCoeff();
   }
 
-  /// P_i = p0, Q_i = q0 + c_i h ∂H/∂p(q0, p0), Λ̃ from the previous step.
-  void guess(unknowns& z, const matrix<M, S - 1>& previous_lambda, double lambda_scale) {
+  /// Initial guess. Continuing a step sequence, the previous step's stage increments
+  /// (P_i − p0, Q_i − q0, Λ̃_i), scaled by the step-size ratio, predict this step's to O(h²);
+  /// otherwise P_i = p0, Q_i = q0 + c_i h ∂H/∂p(q0, p0), Λ̃ = 0.
+  void guess(unknowns& z, bool continuing, double ratio) {
+    if (continuing && have_increments_) {
+      z = ratio * increments_;
+      for (int i = 0; i < S; ++i) z.segment(i * n_, n_) += p0_store_;
+      for (int i = 1; i < S; ++i) z.segment(q_offset(i), n_) += q_.col(0);
+      return;
+    }
     sys_->dh_dp(q_.col(0), p0_store_, work_);
     for (int i = 0; i < S; ++i) z.segment(i * n_, n_) = p0_store_;
     for (int i = 1; i < S; ++i) z.segment(q_offset(i), n_) = q_.col(0) + c_(i) * h_ * work_;
-    for (int k = 0; k < S - 1; ++k) z.segment(lambda_offset(k), m_) = lambda_scale * previous_lambda.col(k);
+    z.tail((S - 1) * m_).setZero();
   }
 
   // --- Newton problem interface ------------------------------------------------------------
@@ -167,6 +176,10 @@ class general_stages {
   /// After convergence: q1 = Q_s and p̂ = p0 − h Σ b_i (∂H/∂q − f)_i − Σ_{i<s} b_i G_iᵀΛ̃_i.
   void finish(const unknowns& z, vector<N>& q1, vector<N>& p_hat) {
     evaluate(z);
+    increments_ = z;  // for the next step's guess
+    for (int i = 0; i < S; ++i) increments_.segment(i * n_, n_) -= p0_store_;
+    for (int i = 1; i < S; ++i) increments_.segment(q_offset(i), n_) -= q_.col(0);
+    have_increments_ = true;
     q1 = q_.col(S - 1);
     p_hat = p0_store_;
     p_hat.noalias() -= h_ * (fq_ * t_.b);
@@ -174,8 +187,8 @@ class general_stages {
   }
 
   const matrix<M, S - 1>& multipliers() const { return lambda_; }
-  /// Forget the factorization (another system or a reset).
-  void invalidate() { have_jacobian_ = false; }
+  /// Forget the factorization and the previous step (another system or a fresh start).
+  void invalidate() { have_jacobian_ = have_increments_ = false; }
 
  private:
   int q_offset(int i) const { return S * n_ + (i - 1) * n_; }
@@ -208,7 +221,8 @@ class general_stages {
   vector<S> c_;
   int n_ = 0, m_ = 0;
   double t0_ = 0, h_ = 0, q0_scale_ = 1, p0_scale_ = 0;
-  bool have_jacobian_ = false;
+  bool have_jacobian_ = false, have_increments_ = false;
+  unknowns increments_;
   const System* sys_ = nullptr;
   vector<N> p0_store_, work_, work2_, fq_col_, force_;
   vector<M> gval_;

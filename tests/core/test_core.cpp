@@ -1,0 +1,148 @@
+// Core numerics: the Newton driver (convergence to round-off, Jacobian refresh, fallback,
+// failures) and the linear-solve policies (singularity detection, sparse solves).
+#define BOOST_TEST_MODULE core
+#include <boost/test/unit_test.hpp>
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "geomint/core/linear_solvers.hpp"
+#include "geomint/core/newton.hpp"
+
+using namespace geomint;
+
+namespace {
+/// F(z) = (z0² + z1² − 4, z0 − z1³): a root near (1.6, 1.17). `stale` seeds the solve with
+/// the Jacobian of a distant point, as when a factorization is reused from an earlier step.
+struct circle_cubic {
+  dense_lu<2> lu;
+  bool have = false;
+  int updates = 0;
+  void residual(const vector<2>& z, vector<2>& r) { r << z(0) * z(0) + z(1) * z(1) - 4, z(0) - z(1) * z(1) * z(1); }
+  bool has_jacobian() const { return have; }
+  void update_jacobian(const vector<2>& z) {
+    lu.system_matrix() << 2 * z(0), 2 * z(1), 1, -3 * z(1) * z(1);
+    BOOST_REQUIRE(lu.factorize());
+    have = true;
+    ++updates;
+  }
+  void solve_in_place(vector<2>& d) { lu.solve_in_place(d); }
+  double increment_norm(const vector<2>& z, const vector<2>& d) const { return d.cwiseAbs().maxCoeff() / z.cwiseAbs().maxCoeff(); }
+};
+
+/// F(z) = z² + 1: no real root.
+struct no_root {
+  dense_lu<1> lu;
+  bool have = false;
+  void residual(const vector<1>& z, vector<1>& r) { r(0) = z(0) * z(0) + 1; }
+  bool has_jacobian() const { return have; }
+  void update_jacobian(const vector<1>& z) {
+    lu.system_matrix()(0, 0) = 2 * z(0) + 1e-3;
+    lu.factorize();
+    have = true;
+  }
+  void solve_in_place(vector<1>& d) { lu.solve_in_place(d); }
+  double increment_norm(const vector<1>& z, const vector<1>& d) const { return std::fabs(d(0)) / std::fmax(std::fabs(z(0)), 1.0); }
+};
+
+/// F(z) = log(z): non-finite once the iterate goes negative.
+struct log_residual : no_root {
+  void residual(const vector<1>& z, vector<1>& r) { r(0) = std::log(z(0)) + 50; }
+  void update_jacobian(const vector<1>&) {
+    lu.system_matrix()(0, 0) = 1e-30;  // a wild step sends z negative
+    lu.factorize();
+    have = true;
+  }
+};
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(newton_converges_to_roundoff) {
+  circle_cubic p;
+  vector<2> z(1.6, 1.2), z0, r;  // a predictor-quality guess, as in a time step
+  newton_statistics stats;
+  const newton_report rep = newton_solve(p, z, z0, r, newton_options{}, stats, {});
+  p.residual(z, r);
+  // Near round-off: the residual is a few ulps of the terms (≈ 4).
+  BOOST_TEST(r.cwiseAbs().maxCoeff() <= 8 * std::numeric_limits<double>::epsilon() * 4);
+  BOOST_TEST(rep.iterations <= 12);  // linear contraction ≈ 0.03 per iteration with the frozen matrix
+  BOOST_TEST(stats.jacobian_updates == 1);  // simplified Newton: one factorization sufficed
+}
+
+BOOST_AUTO_TEST_CASE(a_stale_jacobian_is_refreshed_when_convergence_slows) {
+  circle_cubic p;
+  vector<2> z(3, -2), z0, r;
+  p.update_jacobian(z);  // the factorization of a far-away point, as if reused across steps
+  p.updates = 0;
+  z << 1.5, 1.0;
+  newton_statistics stats;
+  newton_solve(p, z, z0, r, newton_options{}, stats, {});
+  p.residual(z, r);
+  BOOST_TEST(r.cwiseAbs().maxCoeff() <= 1e-14);
+  BOOST_TEST(p.updates >= 1);
+  BOOST_TEST(stats.jacobian_updates == p.updates);
+}
+
+BOOST_AUTO_TEST_CASE(failures_throw_step_error_with_context) {
+  no_root p;
+  vector<1> z(0.5), z0, r;
+  newton_statistics stats;
+  newton_options opt;
+  opt.max_iterations = 30;
+  try {
+    newton_solve(p, z, z0, r, opt, stats, newton_context{2.5, 0.125, "test equations"});
+    BOOST_FAIL("no exception");
+  } catch (const step_error& e) {
+    BOOST_TEST((e.reason() == failure_reason::newton_diverged || e.reason() == failure_reason::max_iterations));
+    BOOST_TEST(e.time() == 2.5);
+    BOOST_TEST(e.step_size() == 0.125);
+    BOOST_TEST(e.iterations() >= 1);
+    const std::string what = e.what();
+    BOOST_TEST(what.find("test equations") != std::string::npos);
+    BOOST_TEST(what.find("t = 2.5") != std::string::npos);
+  }
+
+  log_residual l;
+  vector<1> y(1.0);
+  BOOST_CHECK_EXCEPTION(newton_solve(l, y, z0, r, opt, stats, {}), step_error,
+                        [](const step_error& e) { return e.reason() == failure_reason::non_finite_value; });
+}
+
+BOOST_AUTO_TEST_CASE(dense_factorizations_report_singular_matrices) {
+  dense_lu<3> lu;
+  lu.system_matrix() << 1, 2, 3, 4, 5, 6, 7, 8, 9;  // rank 2
+  BOOST_TEST(!lu.factorize());
+  lu.system_matrix() << 4, 1, 0, 1, 3, 1, 0, 1, 2;
+  BOOST_TEST(lu.factorize());
+  vector<3> b(1, 2, 3), x = b;
+  lu.solve_in_place(x);
+  BOOST_TEST((lu.system_matrix() * x - b).norm() <= 1e-15);
+
+  dense_ldlt<dynamic> ldlt;
+  ldlt.resize(2);
+  ldlt.system_matrix() << 1, 1, 1, 1;  // the same constraint twice: G M⁻¹ Gᵀ singular
+  BOOST_TEST(!ldlt.factorize());
+  ldlt.system_matrix() << 2, 1, 1, 2;
+  BOOST_TEST(ldlt.factorize());
+}
+
+BOOST_AUTO_TEST_CASE(sparse_ldlt_solves_a_tridiagonal_system_and_copies_refactorize) {
+  const int n = 1000;
+  sparse_ldlt s;
+  std::vector<Eigen::Triplet<double>> t;
+  for (int i = 0; i < n; ++i) {
+    t.emplace_back(i, i, 2.5);
+    if (i > 0) t.emplace_back(i, i - 1, -1), t.emplace_back(i - 1, i, -1);
+  }
+  s.system_matrix().resize(n, n);
+  s.system_matrix().setFromTriplets(t.begin(), t.end());
+  BOOST_TEST(s.factorize());
+  Eigen::VectorXd b = Eigen::VectorXd::LinSpaced(n, 0, 1), x = b;
+  s.solve_in_place(x);
+  BOOST_TEST((s.system_matrix() * x - b).norm() <= 1e-13);
+  sparse_ldlt copy = s;
+  BOOST_TEST(copy.factorize());
+  Eigen::VectorXd y = b;
+  copy.solve_in_place(y);
+  BOOST_TEST((y - x).norm() == 0.0);
+}
