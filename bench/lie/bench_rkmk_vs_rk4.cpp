@@ -19,7 +19,7 @@
 #include "geomint/lie/cayley_coordinates.hpp"
 #include "geomint/lie/rkmk.hpp"
 #include "geomint/problems/free_rigid_body.hpp"
-#include "geomint/problems/heavy_top.hpp"
+#include "geomint/problems/heavy_top_se3.hpp"
 #include "geomint/problems/rigid_body_so_n.hpp"
 #include "geomint/problems/sine_euler.hpp"
 
@@ -127,7 +127,7 @@ int main(int argc, char** argv) {
               "rkmk cay", "exp/min", "exp/med", "cay/min", "cay/med", "Cas RK4", "Cas exp", "Cas cay");
   compare("rigid body so3", problems::free_rigid_body{}, problems::free_rigid_body::engo_faltinsen_initial_state(),
           reps, n);
-  compare("heavy top se3", problems::heavy_top{}, problems::heavy_top::engo_faltinsen_initial_state(), reps, n);
+  compare("heavy top se3", problems::heavy_top_se3{}, problems::heavy_top_se3::engo_faltinsen_initial_state(), reps, n);
   compare("body so(5)", problems::rigid_body_so_n<5>{}, problems::rigid_body_so_n<5>::initial_state(), reps, n);
   compare("sine-Euler su(3)", problems::sine_euler<3>{}, problems::sine_euler<3>::random_initial_state(), reps, n);
   compare("sine-Euler su(7)", problems::sine_euler<7>{}, problems::sine_euler<7>::random_initial_state(), reps,

@@ -21,7 +21,7 @@
 #include "geomint/lie/moser_veselov.hpp"
 #include "geomint/lie/rkmk.hpp"
 #include "geomint/problems/free_rigid_body.hpp"
-#include "geomint/problems/heavy_top.hpp"
+#include "geomint/problems/heavy_top_se3.hpp"
 #include "geomint/problems/rigid_body_so_n.hpp"
 #include "geomint/problems/sine_euler.hpp"
 
@@ -108,8 +108,8 @@ int main(int argc, char** argv) {
   print("moser_veselov", run(moser_veselov<so3>{}, body, y_body, t_end, h));
   print("lie_poisson_leapfrog", run(lie_poisson_leapfrog<so3>{}, body, y_body, t_end, h));
 
-  const problems::heavy_top top;
-  const auto y_top = problems::heavy_top::engo_faltinsen_initial_state();
+  const problems::heavy_top_se3 top;
+  const auto y_top = problems::heavy_top_se3::engo_faltinsen_initial_state();
   header("heavy top on se(3)* (Fig. 5)", true);
   trapezoidal_both(top, y_top, t_end, h, u3);
   rkmk_both<rk::implicit_midpoint>("GL2", top, y_top, t_end, h, u3);

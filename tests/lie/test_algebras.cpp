@@ -15,7 +15,7 @@
 #include "geomint/lie/structure_constants.hpp"
 #include "geomint/lie/su_n.hpp"
 #include "geomint/problems/free_rigid_body.hpp"
-#include "geomint/problems/heavy_top.hpp"
+#include "geomint/problems/heavy_top_se3.hpp"
 #include "geomint/problems/sine_euler.hpp"
 #include "lie_test_support.hpp"
 
@@ -239,10 +239,10 @@ BOOST_AUTO_TEST_CASE(free_rigid_body_reads_y_cross_inverse_inertia_y) {
 
 BOOST_AUTO_TEST_CASE(heavy_top_reads_the_kirchhoff_equations) {
   // (2.6)–(2.7): u̇ = u × ∇_u H + v × ∇_v H, v̇ = v × ∇_u H; J = [[û, v̂], [v̂, 0]].
-  const problems::heavy_top top;
+  const problems::heavy_top_se3 top;
   vector<6> y, dydt, g;
   y << 0.2, -0.4, 0.9, 0.1, 0.3, -0.8;
-  lie_poisson_vector_field<problems::heavy_top>{top}(y, dydt, 0.0);
+  lie_poisson_vector_field<problems::heavy_top_se3>{top}(y, dydt, 0.0);
   top.gradient(y, g);
   const vector<3> u = y.head<3>(), v = y.tail<3>(), gu = g.head<3>(), gv = g.tail<3>();
   BOOST_TEST((dydt.head<3>() - (u.cross(gu) + v.cross(gv))).cwiseAbs().maxCoeff() <= 1e-14);

@@ -10,7 +10,7 @@
 #include "geomint/lie/moser_veselov.hpp"
 #include "geomint/lie/rkmk.hpp"
 #include "geomint/problems/free_rigid_body.hpp"
-#include "geomint/problems/heavy_top.hpp"
+#include "geomint/problems/heavy_top_se3.hpp"
 #include "geomint/problems/rigid_body_so_n.hpp"
 #include "geomint/problems/sine_euler.hpp"
 #include "geomint_test/order.hpp"
@@ -109,7 +109,7 @@ BOOST_AUTO_TEST_CASE(lagrange_top_conserves_m12_to_round_off) {
   // ~ε√n·|u| for n = 1e4. An asymmetric top (α₁ ≠ α₂) changes u₃ by O(1).
   vector<6> y0;
   y0 << 0.3, -0.2, 0.8, 0.6, 0.0, 0.8;  // |v| = 1
-  auto drift = [&](const problems::heavy_top& top, heavy_top_scheme scheme) {
+  auto drift = [&](const problems::heavy_top_se3& top, heavy_top_scheme scheme) {
     moser_veselov_options o;
     o.scheme = scheme;
     moser_veselov<se3> mv(o);
@@ -123,12 +123,12 @@ BOOST_AUTO_TEST_CASE(lagrange_top_conserves_m12_to_round_off) {
   };
   for (int sign : {1, -1})
     for (heavy_top_scheme scheme : {heavy_top_scheme::rattle, heavy_top_scheme::constraint}) {
-      const double d = drift(problems::heavy_top::lagrange_top(0.5, 1.0, 1.0, sign), scheme);
+      const double d = drift(problems::heavy_top_se3::lagrange_top(0.5, 1.0, 1.0, sign), scheme);
       BOOST_TEST_MESSAGE("Lagrange top m12 drift " << d);
       BOOST_TEST(d <= 1e-13);
     }
   // McLachlan–Scovel's nearby asymmetric top (α = (0.44, 0.5, 1)).
-  const auto asymmetric = problems::heavy_top::from_moments(vector<3>(0.44, 0.5, 1), 1.0, vector<3>(0, 0, 1));
+  const auto asymmetric = problems::heavy_top_se3::from_moments(vector<3>(0.44, 0.5, 1), 1.0, vector<3>(0, 0, 1));
   BOOST_TEST(drift(asymmetric, heavy_top_scheme::rattle) >= 1e-3);
 }
 
@@ -138,7 +138,7 @@ BOOST_AUTO_TEST_CASE(moser_veselov_agrees_with_dopri5_at_order_2) {
   // (slopes ±0.25).
   const problems::free_rigid_body body;
   const problems::rigid_body_so_n<5> body5;
-  const problems::heavy_top top = problems::heavy_top::from_moments(vector<3>(0.44, 0.5, 1), 1.0, vector<3>(0, 0, 1));
+  const problems::heavy_top_se3 top = problems::heavy_top_se3::from_moments(vector<3>(0.44, 0.5, 1), 1.0, vector<3>(0, 0, 1));
   vector<6> y_top;
   y_top << 0.3, -0.2, 0.8, 0.6, 0.0, 0.8;
   moser_veselov_options constraint;
@@ -268,11 +268,11 @@ BOOST_AUTO_TEST_CASE(leapfrog_and_moser_veselov_are_poisson_maps_rkmk_is_not) {
 
 BOOST_AUTO_TEST_CASE(leapfrog_rejects_bad_input) {
   // Not a quadratic kinetic energy: ∇H is affine (heavy top) or cubic.
-  vector<6> y = problems::heavy_top::engo_faltinsen_initial_state();
+  vector<6> y = problems::heavy_top_se3::engo_faltinsen_initial_state();
   const vector<6> y0 = y;
   lie_poisson_leapfrog<se3> lf;
   try {
-    lf.do_step(problems::heavy_top{}, y, 0.0, 0.1);
+    lf.do_step(problems::heavy_top_se3{}, y, 0.0, 0.1);
     BOOST_ERROR("expected std::invalid_argument");
   } catch (const std::invalid_argument& e) {
     BOOST_TEST(std::string(e.what()).find("quadratic") != std::string::npos);

@@ -13,7 +13,7 @@
 #include "geomint/lie/rkmk.hpp"
 #include "geomint/lie/structure_constants.hpp"
 #include "geomint/problems/free_rigid_body.hpp"
-#include "geomint/problems/heavy_top.hpp"
+#include "geomint/problems/heavy_top_se3.hpp"
 #include "geomint/problems/rigid_body_so_n.hpp"
 #include "geomint/problems/sine_euler.hpp"
 #include "geomint_test/allocation_counter.hpp"  // the one TU of test_lie that counts allocations
@@ -161,11 +161,11 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(rkmk_observed_order_on_the_rigid_body, M, rkmk_met
 BOOST_AUTO_TEST_CASE(rkmk_fourth_order_on_heavy_top_sine_euler_so5_and_structure_constants) {
   // The commutator corrections of dexp⁻¹ / dcay⁻¹ in every algebra: RK4 and two-stage Gauss keep
   // order 4 in both coordinates.
-  const problems::heavy_top top;
+  const problems::heavy_top_se3 top;
   const problems::sine_euler<3> fluid;
   const problems::rigid_body_so_n<5> body5;
   const rigid_body_on_constants body_c;
-  const auto y_top = problems::heavy_top::engo_faltinsen_initial_state();
+  const auto y_top = problems::heavy_top_se3::engo_faltinsen_initial_state();
   const auto y_fluid = problems::sine_euler<3>::random_initial_state();
   const auto y5 = problems::rigid_body_so_n<5>::initial_state();
   const auto y_c = problems::free_rigid_body::engo_faltinsen_initial_state();
@@ -188,14 +188,14 @@ BOOST_AUTO_TEST_CASE(rkmk_fourth_order_on_heavy_top_sine_euler_so5_and_structure
 
 BOOST_AUTO_TEST_CASE(discrete_gradient_is_second_order) {
   const problems::free_rigid_body body;
-  const problems::heavy_top top;
+  const problems::heavy_top_se3 top;
   const quartic_rigid_body quartic;
   const auto y0 = problems::free_rigid_body::engo_faltinsen_initial_state();
   const std::vector<int> n = {20, 40, 80, 160};
   const double s[] = {
       observed_order<lie_discrete_gradient<so3>>(body, y0, 2.0, n),
       observed_order<lie_discrete_gradient<so3, cayley_coordinates>>(body, y0, 2.0, n),
-      observed_order<lie_discrete_gradient<se3>>(top, problems::heavy_top::engo_faltinsen_initial_state(), 0.5, n),
+      observed_order<lie_discrete_gradient<se3>>(top, problems::heavy_top_se3::engo_faltinsen_initial_state(), 0.5, n),
       observed_order<lie_discrete_gradient<so3, exp_coordinates, gonzalez_gradient>>(quartic, y0, 2.0, n),
   };
   for (double slope : s) BOOST_TEST(std::fabs(slope - 2) <= 0.25);
@@ -212,8 +212,8 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(casimirs_to_round_off_over_1e5_steps, M, casimir_m
   constexpr long n = 100000;
   const double rb = casimir_drift(typename M::template type<so3>{}, problems::free_rigid_body{},
                                   problems::free_rigid_body::engo_faltinsen_initial_state(), M::h, n);
-  const double top = casimir_drift(typename M::template type<se3>{}, problems::heavy_top{},
-                                   problems::heavy_top::engo_faltinsen_initial_state(), M::h, n);
+  const double top = casimir_drift(typename M::template type<se3>{}, problems::heavy_top_se3{},
+                                   problems::heavy_top_se3::engo_faltinsen_initial_state(), M::h, n);
   const double fluid = casimir_drift(typename M::template type<su_n<3>>{}, problems::sine_euler<3>{},
                                      problems::sine_euler<3>::random_initial_state(), M::h, n);
   const double body5 = casimir_drift(typename M::template type<so_n<5>>{}, problems::rigid_body_so_n<5>{},
@@ -242,11 +242,11 @@ BOOST_AUTO_TEST_CASE(discrete_gradient_conserves_energy_over_1e5_steps, *boost::
   auto frozen = lie_discrete_gradient<so3>::default_options();
   frozen.jacobian = lie_jacobian::frozen;
   const problems::free_rigid_body body;
-  const problems::heavy_top top;
+  const problems::heavy_top_se3 top;
   const problems::sine_euler<3> fluid;
   const problems::rigid_body_so_n<5> body5;
   const auto y_rb = problems::free_rigid_body::engo_faltinsen_initial_state();
-  const auto y_top = problems::heavy_top::engo_faltinsen_initial_state();
+  const auto y_top = problems::heavy_top_se3::engo_faltinsen_initial_state();
   const auto y_fluid = problems::sine_euler<3>::random_initial_state();
   const auto y5 = problems::rigid_body_so_n<5>::initial_state();
   lie_discrete_gradient<so3> rb_exp, rb_exp_frozen(frozen);
@@ -329,8 +329,8 @@ BOOST_AUTO_TEST_CASE(rkmk_trapezoidal_is_the_discrete_gradient_method) {
 BOOST_AUTO_TEST_CASE(frozen_and_exact_jacobians_solve_the_same_equation) {
   // (5.28) at the iterate and the frozen Dg(0) of §5.3 converge to the same σ (to round-off); the
   // frozen matrix is refreshed once per step and needs more iterations.
-  const problems::heavy_top top;
-  const auto y0 = problems::heavy_top::engo_faltinsen_initial_state();
+  const problems::heavy_top_se3 top;
+  const auto y0 = problems::heavy_top_se3::engo_faltinsen_initial_state();
   auto frozen = lie_discrete_gradient<se3>::default_options();
   frozen.jacobian = lie_jacobian::frozen;
   lie_discrete_gradient<se3> exact_stepper, frozen_stepper(frozen);
@@ -407,7 +407,7 @@ BOOST_AUTO_TEST_CASE(wrong_state_size_is_rejected_with_a_clear_message) {
   BOOST_TEST((y.array() == 1).all());
   std::vector<double> z(5, 1.0);
   lie_discrete_gradient<se3> dg;
-  BOOST_CHECK_THROW(dg.do_step(problems::heavy_top{}, z, 0.0, 0.1), std::invalid_argument);
+  BOOST_CHECK_THROW(dg.do_step(problems::heavy_top_se3{}, z, 0.0, 0.1), std::invalid_argument);
   // The right size in a std::vector or std::array works.
   std::vector<double> w = {0.875, 0.625, 0.25};
   std::array<double, 3> v = {0.875, 0.625, 0.25};
@@ -441,12 +441,12 @@ template <class Stepper, class System>
 
 BOOST_AUTO_TEST_CASE(no_heap_allocation_after_the_first_step_for_fixed_size_algebras) {
   const problems::free_rigid_body rb;
-  const problems::heavy_top top;
+  const problems::heavy_top_se3 top;
   const problems::sine_euler<3> fluid;
   const problems::rigid_body_so_n<5> body5;
   const rigid_body_on_constants rbc;
   const auto y_rb = problems::free_rigid_body::engo_faltinsen_initial_state();
-  const auto y_top = problems::heavy_top::engo_faltinsen_initial_state();
+  const auto y_top = problems::heavy_top_se3::engo_faltinsen_initial_state();
   const auto y_fluid = problems::sine_euler<3>::random_initial_state();
   const auto y5 = problems::rigid_body_so_n<5>::initial_state();
   auto frozen = lie_discrete_gradient<se3, cayley_coordinates>::default_options();

@@ -18,9 +18,11 @@
 #include <type_traits>
 #include <utility>
 
+#include "geomint/constrained/detail/explicit_two_stage.hpp"
 #include "geomint/constrained/detail/general_stages.hpp"
 #include "geomint/constrained/detail/hidden_constraint.hpp"
 #include "geomint/constrained/detail/separable_stages.hpp"
+#include "geomint/constrained/detail/separable_two_stage.hpp"
 #include "geomint/core/state_view.hpp"
 #include "geomint/system/consistency.hpp"
 
@@ -31,7 +33,18 @@ struct constrained_options {
   /// A step starting from a state the stepper did not produce itself checks that the state
   /// lies on the constraint manifold: scaled residuals (consistency.hpp) above this are rejected.
   double consistency_tolerance = 1e-10;
+  /// Optional factorization of the stage Newton systems (null: Eigen's; not owned, not shared
+  /// between steppers). Separable systems hand it S = G M⁻¹ Gᵀ (m × m, sparse when G is), which
+  /// carries both the stage iteration and the momentum projection; other systems hand it the
+  /// stage Jacobian (dense, stage_system_size() square). The rare full-Newton fallback of the
+  /// separable path and the m × m hidden-constraint iteration of general H keep Eigen's LU.
+  external_linear_solver* linear_solver = nullptr;
 };
+
+/// Order of the stage Newton matrix that constrained_options::linear_solver receives.
+inline int stage_system_size(int stages, int n, int m, bool separable) {
+  return separable ? m : stages * n + (stages - 1) * (n + m);
+}
 
 struct constrained_statistics {
   long steps = 0;
@@ -63,20 +76,29 @@ struct unknowns_of<false, Solver> {
   using type = vector<dynamic>;
 };
 
+template <class S, class = void>
+struct has_inverse_diagonal_t : std::false_type {};
+template <class S>
+struct has_inverse_diagonal_t<S, std::void_t<decltype(std::declval<const S&>().mass().inverse_diagonal())>> : std::true_type {};
+
 template <class System, int S>
 class prk_solver final : public prk_solver_base {
   using traits = system_traits<System>;
   static constexpr int N = traits::n, M = traits::m;
   static constexpr bool fast_path = traits::separable && !traits::has_force;
   static constexpr bool general_path = !traits::sparse_jacobian;
+  static constexpr bool has_inverse_diagonal = has_inverse_diagonal_t<System>::value;
   static_assert(fast_path || general_path,
                 "geomint: a system with a sparse constraint Jacobian must be separable and unforced");
   using jacobian_type = typename traits::jacobian_type;
-  using separable_type = std::conditional_t<traits::separable, separable_stages<System, S>, int>;
+  // Two-stage methods have an explicit position stage (SHAKE iteration on Λ̃ only).
+  using separable_solver = std::conditional_t<S == 2, separable_two_stage<System>, separable_stages<System, S>>;
+  using separable_type = std::conditional_t<traits::separable, separable_solver, int>;
   using general_type = std::conditional_t<general_path, general_stages<System, S>, int>;
 
  public:
-  explicit prk_solver(const partitioned_tableau<S>& t) : tableau_(t), separable_(make_separable(t)), general_(make_general(t)) {}
+  explicit prk_solver(const partitioned_tableau<S>& t)
+      : tableau_(t), coupling_21_((t.aq * t.ap)(S - 1, 0)), separable_(make_separable(t)), general_(make_general(t)) {}
 
   /// A copy starts afresh: factorizations are not shared between steppers.
   std::unique_ptr<prk_solver_base> clone() const override {
@@ -92,15 +114,26 @@ class prk_solver final : public prk_solver_base {
     const int n = sys.position_count(), m = sys.constraint_count();
     if (n != n_ || m != m_) resize(n, m);
     const newton_context ctx{t, dt, "stage equations"};
+    if constexpr (fast_path && has_inverse_diagonal) {
+      if (m == 0 && S == 2) return explicit_diagonal_step(sys, q, p, t, dt, stats);
+    }
 
-    const bool continuing = cache_valid_ && cached_system_ == &sys && (q.array() == q1_.array()).all() &&
-                            (m == 0 || (p.array() == p1_.array()).all());
+    if (opt.linear_solver != linear_solver_) use(opt.linear_solver);
+    const bool continuing = cache_valid_ && cached_system_ == &sys && all_equal(q, q1_) && (m == 0 || all_equal(p, p1_));
     cache_valid_ = false;
     if (!continuing) start_fresh(sys, q, p, ctx, opt);
-    const double ratio = h_previous_ > 0 ? dt / h_previous_ : 1.0;
+    const double ratio = h_previous_ == dt || h_previous_ == 0 ? 1.0 : dt / h_previous_;
 
     bool solved = false;
-    if constexpr (fast_path) solved = solve_separable(sys, q, p, dt, ratio * ratio, opt, stats, ctx);
+    if constexpr (fast_path) {
+      if (m_ == 0 && S == 2) {
+        explicit_step(sys, q, p, t, dt);
+        finish_step(sys, dt, stats);
+        return;
+      } else {
+        solved = solve_separable(sys, q, p, dt, ratio * ratio, opt, stats, ctx);
+      }
+    }
     if constexpr (general_path) {
       if (!solved) {
         solve_general(sys, q, p, t, dt, continuing, ratio, opt, stats, ctx);
@@ -108,16 +141,11 @@ class prk_solver final : public prk_solver_base {
       }
     }
 
-    if (!q1_.allFinite() || !p1_.allFinite())
+    if (!all_finite(q1_, p1_))
       throw step_error(failure_reason::non_finite_value, t, dt, 0, 0, "the new state is not finite");
     q = q1_;
     p = p1_;
-    g0_.swap(g1_);  // member swap: O(1) for dynamic and sparse storage, no allocation
-    grad0_.swap(grad1_);
-    cache_valid_ = true;
-    cached_system_ = &sys;
-    h_previous_ = dt;
-    ++stats.steps;
+    finish_step(sys, dt, stats);
   }
 
  private:
@@ -128,18 +156,25 @@ class prk_solver final : public prk_solver_base {
     if constexpr (general_path) return general_type(t); else return 0;
   }
 
+  /// Switches the stage factorization (see constrained_options::linear_solver); the cached one
+  /// belongs to the previous solver, so the next step starts afresh.
+  void use(external_linear_solver* solver) {
+    linear_solver_ = solver;
+    if constexpr (traits::separable) gram_.use(solver);
+    else general_.use(solver);
+    cache_valid_ = false;
+  }
+
   void resize(int n, int m) {
     n_ = n;
     m_ = m;
     q1_.resize(n);
     p1_.resize(n);
-    grad0_.resize(n);
-    grad1_.resize(n);
+    for (auto& g : grad_) g.resize(n);
     v_.resize(n);
     gval_.resize(m);
     gv_.resize(m);
-    g0_.resize(m, n);
-    g1_.resize(m, n);
+    for (auto& g : jac_) g.resize(m, n);
     gram_.resize(n, m);
     hidden_.resize(n, m);
     lambda_separable_.setZero(m, S - 1);
@@ -169,21 +204,21 @@ class prk_solver final : public prk_solver_base {
     lambda_separable_.setZero();
     if constexpr (general_path) general_.invalidate();
     if (m_ > 0) {
-      sys.constraint_jacobian(q, g0_);
+      sys.constraint_jacobian(q, g0());
       sys.constraint(q, gval_);
       sys.dh_dp(q, p, v_);
-      gv_.noalias() = g0_ * v_;
+      gv_.noalias() = g0() * v_;
       constraint_residuals res;
-      res.position = scaled_constraint_residual(g0_, gval_, q.norm());
-      res.velocity = scaled_constraint_residual(g0_, gv_, v_.norm());
+      res.position = scaled_constraint_residual(g0(), gval_, q.norm());
+      res.velocity = scaled_constraint_residual(g0(), gv_, v_.norm());
       if (!(res.position <= opt.consistency_tolerance && res.velocity <= opt.consistency_tolerance))
         throw step_error(failure_reason::inconsistent_initial_state, ctx.t, ctx.dt, 0,
                          std::fmax(res.position, res.velocity),
                          describe_residuals(res, opt.consistency_tolerance));
     }
     if constexpr (traits::separable) {
-      sys.potential_gradient(q, grad0_);
-      if (m_ > 0 && !gram_.factorize(sys, g0_)) throw singular_gram(ctx);
+      sys.potential_gradient(q, grad0());
+      if (m_ > 0 && !gram_.factorize(sys, g0())) throw singular_gram(ctx);
     }
   }
 
@@ -193,10 +228,61 @@ class prk_solver final : public prk_solver_base {
                       "configuration (e.g. the same constraint given twice)");
   }
 
+  /// explicit_step for diagonal masses, as the fused loops of explicit_two_stage.hpp.
+  template <class QMap, class PMap>
+  void explicit_diagonal_step(const System& sys, QMap& q, PMap& p, double t, double h, constrained_statistics& stats) {
+    const double* w = sys.mass().inverse_diagonal().data();
+    const double w0 = n_ > 0 ? w[0] : 0.0;
+    const explicit_two_stage_coefficients c{h * tableau_.c()(S - 1), h * h * coupling_21_, h * tableau_.b(0),
+                                            h * tableau_.b(S - 1)};
+    const long n = n_;
+    auto positions = [&] {  // loop (1), specialized for equal masses
+      if (sys.mass().uniform())
+        return explicit_positions(n, q.data(), p.data(), grad0().data(), [w0](long) { return w0; }, c, q1_.data());
+      return explicit_positions(n, q.data(), p.data(), grad0().data(), [w](long i) { return w[i]; }, c, q1_.data());
+    };
+    bool continuing = cache_valid_ && cached_system_ == &sys;
+    cache_valid_ = false;
+    if (continuing) continuing = positions();
+    if (!continuing) {
+      sys.potential_gradient(q, grad0());
+      positions();
+    }
+    sys.potential_gradient(q1_, grad1());
+    if (!finite_entries(n, q1_.data(), grad1().data()))
+      throw step_error(failure_reason::non_finite_value, t, h, 0, 0, "the new state is not finite");
+    explicit_update(n, q1_.data(), grad0().data(), grad1().data(), c, q.data(), p.data());
+    finish_step(sys, h, stats);
+  }
+
+  /// The new state is in place: the end point becomes the next step's start.
+  void finish_step(const System& sys, double dt, constrained_statistics& stats) {
+    start_ = 1 - start_;  // the end point's G and ∇V become the next start's (double buffer)
+    cache_valid_ = true;
+    cached_system_ = &sys;
+    h_previous_ = dt;
+    ++stats.steps;
+  }
+
+  /// Two-stage methods without constraints are explicit (RATTLE is velocity Verlet):
+  ///   q1 = q0 + M⁻¹(h c_2 p0 − h² B_21 ∇V(q0)),  p1 = p0 − h (b_1 ∇V(q0) + b_2 ∇V(q1)).
+  /// Few passes over the state matter here: the momenta are updated in place once ∇V(q1) is
+  /// known to be finite, the positions are copied from the workspace.
+  template <class QMap, class PMap>
+  void explicit_step(const System& sys, QMap& q, PMap& p, double t, double h) {
+    const double cq = h * tableau_.c()(S - 1), cg = h * h * coupling_21_;
+    sys.mass().apply_inverse_add(cq * p - cg * grad0(), q, q1_);
+    sys.potential_gradient(q1_, grad1());
+    if (!all_finite(q1_, grad1()))
+      throw step_error(failure_reason::non_finite_value, t, h, 0, 0, "the new state is not finite");
+    p -= (h * tableau_.b(0)) * grad0() + (h * tableau_.b(S - 1)) * grad1();
+    q = q1_;
+  }
+
   template <class QMap, class PMap>
   bool solve_separable(const System& sys, const QMap& q, const PMap& p, double dt, double lambda_scale,
                        const constrained_options& opt, constrained_statistics& stats, const newton_context& ctx) {
-    separable_.begin(sys, q, p, grad0_, g0_, gram_, dt);
+    separable_.begin(sys, q, p, grad0(), g0(), gram_, dt);
     separable_.guess(zs_, lambda_separable_, lambda_scale);
     // Without constraints the two-stage methods are explicit (RATTLE is velocity Verlet).
     if (!(m_ == 0 && S == 2)) {
@@ -206,10 +292,10 @@ class prk_solver final : public prk_solver_base {
         return false;
       }
     }
-    separable_.finish(zs_, tableau_, p, q1_, grad1_, g1_, p1_);
+    separable_.finish(zs_, p, grad0(), q1_, grad1(), g1(), p1_);
     if (m_ > 0) {
-      if (!gram_.factorize(sys, g1_)) throw singular_gram(ctx);
-      hidden_.project_separable(sys, q1_, g1_, gram_, p1_);
+      if (!gram_.factorize(sys, g1())) throw singular_gram(ctx);
+      hidden_.project_separable(sys, q1_, g1(), gram_, p1_);
     }
     lambda_separable_ = separable_.multipliers();
     return true;
@@ -220,38 +306,46 @@ class prk_solver final : public prk_solver_base {
                      double ratio, const constrained_options& opt, constrained_statistics& stats,
                      const newton_context& ctx) {
     if constexpr (general_path) {
-      general_.begin(sys, q, p, g0_, t, dt);
+      general_.begin(sys, q, p, g0(), t, dt);
       general_.guess(zg_, continuing, ratio);
       newton_solve(general_, zg_, zg0_, rg_, opt.newton, stats.newton, ctx);
       general_.finish(zg_, q1_, p1_);
-      if (m_ > 0) sys.constraint_jacobian(q1_, g1_);
+      if (m_ > 0) sys.constraint_jacobian(q1_, g1());
       if constexpr (traits::separable) {
-        sys.potential_gradient(q1_, grad1_);
+        sys.potential_gradient(q1_, grad1());
         if (m_ > 0) {
-          if (!gram_.factorize(sys, g1_)) throw singular_gram(ctx);
-          hidden_.project_separable(sys, q1_, g1_, gram_, p1_);
+          if (!gram_.factorize(sys, g1())) throw singular_gram(ctx);
+          hidden_.project_separable(sys, q1_, g1(), gram_, p1_);
         }
       } else {
-        hidden_.project_general(sys, q1_, g1_, p1_, opt.newton, stats.newton, ctx);
+        hidden_.project_general(sys, q1_, g1(), p1_, opt.newton, stats.newton, ctx);
       }
       lambda_separable_ = general_.multipliers() * dt;  // Λ̃ = h²Λ from Λ̃ = hΛ
     }
   }
 
   partitioned_tableau<S> tableau_;
+  double coupling_21_;  // (â a)_{s1}: the ∇V(q0) coefficient of q1 in the explicit two-stage case
   int n_ = -1, m_ = -1;
   bool cache_valid_ = false;
   const System* cached_system_ = nullptr;
+  external_linear_solver* linear_solver_ = nullptr;
   double h_previous_ = 0;
-  vector<N> q1_, p1_, grad0_, grad1_, v_;
+  vector<N> q1_, p1_, v_;
+  vector<N> grad_[2];  // ∇V at the start and end of a step: grad_[start_], grad_[1 − start_]
   vector<M> gval_, gv_;
-  jacobian_type g0_, g1_;
+  jacobian_type jac_[2];  // G at the start and end of a step
+  int start_ = 0;
+  jacobian_type& g0() { return jac_[start_]; }
+  jacobian_type& g1() { return jac_[1 - start_]; }
+  vector<N>& grad0() { return grad_[start_]; }
+  vector<N>& grad1() { return grad_[1 - start_]; }
   matrix<M, S - 1> lambda_separable_;
   constraint_gram<System> gram_;
   hidden_constraint_solver<System> hidden_;
   separable_type separable_;
   general_type general_;
-  typename unknowns_of<traits::separable, separable_stages<System, S>>::type zs_, zs0_, rs_;
+  typename unknowns_of<traits::separable, separable_solver>::type zs_, zs0_, rs_;
   typename unknowns_of<general_path, general_stages<System, S>>::type zg_, zg0_, rg_;
 };
 

@@ -2,7 +2,12 @@
 // all from Eigen. Each factorizes into storage sized once (`resize`) and reports singularity
 // instead of producing garbage. A pivot-ratio test is used rather than rcond(): Eigen's
 // condition estimator allocates for dynamic sizes, and steps must not allocate.
+//
+// Each policy can instead hand its assembled matrix to an `external_linear_solver` (`use()`),
+// e.g. a SUNDIALS SUNLinearSolver (adapters/sundials). Without one (the default) nothing changes.
 #pragma once
+
+#include <type_traits>
 
 #include <Eigen/Cholesky>
 #include <Eigen/LU>
@@ -25,13 +30,37 @@ double pivot_ratio(const D& d) {
 }
 /// Pivot ratios below this are treated as singular (a few ulps of the largest pivot).
 inline constexpr double singular_pivot_ratio = 64 * std::numeric_limits<double>::epsilon();
+/// pivot_ratio(d) > singular_pivot_ratio, without a division (this runs every step).
+template <class D>
+bool regular_pivots(const D& d) {
+  if (d.size() == 0) return true;
+  return d.cwiseAbs().minCoeff() > singular_pivot_ratio * d.cwiseAbs().maxCoeff();
+}
 }  // namespace detail
+
+/// A factorization supplied from outside geomint. A policy below that `use()`s one still
+/// assembles its matrix, then calls factorize() and solve_in_place() here instead of Eigen's.
+/// Not owned; one instance serves one stepper. Exceptions thrown here leave the step's state
+/// untouched (steppers write the state only after a step succeeded).
+class external_linear_solver {
+ public:
+  virtual ~external_linear_solver() = default;
+  /// Factorizes the square matrix `a`; false if it is singular.
+  virtual bool factorize(const Eigen::Ref<const Eigen::MatrixXd>& a) = 0;
+  /// Sparse variant (the pattern stays fixed between calls unless the system changes).
+  virtual bool factorize(const Eigen::SparseMatrix<double, Eigen::ColMajor, int>& a) = 0;
+  /// x ← A⁻¹ x with the last factorization.
+  virtual void solve_in_place(Eigen::Ref<Eigen::VectorXd> x) = 0;
+};
 
 /// Dense LU with partial pivoting, for general square systems (stage Jacobians).
 template <int N>
 class dense_lu {
  public:
   using matrix_type = matrix<N, N>;
+
+  /// Factorize and solve with `solver` instead of Eigen (null: Eigen's LU).
+  void use(external_linear_solver* solver) { external_ = solver; }
 
   void resize(int n) {
     matrix_.resize(n, n);
@@ -42,47 +71,74 @@ class dense_lu {
   matrix_type& system_matrix() { return matrix_; }
   /// Returns false if the matrix is numerically singular.
   bool factorize() {
-    lu_.compute(matrix_);
-    return detail::pivot_ratio(lu_.matrixLU().diagonal()) > detail::singular_pivot_ratio;
+    if constexpr (N == 0) {
+      return true;  // no constraints: nothing to factorize (Eigen rejects 0 × 0 fixed sizes)
+    } else {
+      if (external_) return external_->factorize(matrix_);
+      lu_.compute(matrix_);
+      return detail::regular_pivots(lu_.matrixLU().diagonal());
+    }
   }
   /// rhs ← A⁻¹ rhs. Solved out of place through a scratch copy: Eigen's in-place row
   /// permutation allocates a mask for dynamic sizes.
   template <class V>
   void solve_in_place(V& rhs) {
-    rhs_ = rhs;
-    rhs.noalias() = lu_.solve(rhs_);
+    if constexpr (N != 0) {
+      if (external_) return external_->solve_in_place(rhs);
+      rhs_ = rhs;
+      rhs.noalias() = lu_.solve(rhs_);
+    }
   }
 
  private:
   matrix_type matrix_;
   vector<N> rhs_;
   Eigen::PartialPivLU<matrix_type> lu_;
+  external_linear_solver* external_ = nullptr;
 };
 
-/// Dense LDLᵀ for symmetric positive definite systems (G M⁻¹ Gᵀ and friends).
+/// Dense LDLᵀ (pivoted, square-root free) for symmetric positive definite systems
+/// (G M⁻¹ Gᵀ and friends). A matrix that is not numerically positive definite (dependent
+/// constraints) is reported as singular.
 template <int N>
 class dense_ldlt {
  public:
   using matrix_type = matrix<N, N>;
 
+  /// Factorize and solve with `solver` instead of Eigen (null: Eigen's LDLᵀ).
+  void use(external_linear_solver* solver) { external_ = solver; }
   void resize(int n) {
-    matrix_.resize(n, n);
-    ldlt_ = Eigen::LDLT<matrix_type>(n);
+    // Size the factorization by factorizing I once: Eigen::LDLT(n) leaves its status member
+    // uninitialized, and copying such an object reads it (undefined behaviour, UBSan aborts).
+    if constexpr (N != 0) {
+      matrix_.setIdentity(n, n);
+      ldlt_.compute(matrix_);
+    }
   }
   matrix_type& system_matrix() { return matrix_; }
   bool factorize() {
-    ldlt_.compute(matrix_);
-    return ldlt_.info() == Eigen::Success && ldlt_.isPositive() &&
-           detail::pivot_ratio(ldlt_.vectorD()) > detail::singular_pivot_ratio;
+    if constexpr (N == 0) {
+      return true;  // no constraints: nothing to factorize (Eigen rejects 0 × 0 fixed sizes)
+    } else {
+      if (external_) return external_->factorize(matrix_);
+      ldlt_.compute(matrix_);
+      return ldlt_.info() == Eigen::Success && ldlt_.isPositive() &&
+             detail::regular_pivots(ldlt_.vectorD());
+    }
   }
   template <class V>
   void solve_in_place(V& rhs) const {
-    ldlt_.solveInPlace(rhs);
+    if constexpr (N != 0) {
+      if (external_) return external_->solve_in_place(rhs);
+      ldlt_.solveInPlace(rhs);
+    }
   }
 
  private:
   matrix_type matrix_;
-  Eigen::LDLT<matrix_type> ldlt_;
+  // No factorization object at all without constraints (Eigen rejects 0 × 0 fixed sizes).
+  std::conditional_t<N == 0, char, Eigen::LDLT<matrix_type>> ldlt_{};
+  external_linear_solver* external_ = nullptr;
 };
 
 /// Sparse LDLᵀ for large banded or sparse SPD systems (long chains). The constraint order is
@@ -94,12 +150,16 @@ class sparse_ldlt {
 
   sparse_ldlt() = default;
   /// Copies the matrix; the copy factorizes again before its first solve.
-  sparse_ldlt(const sparse_ldlt& other) : matrix_(other.matrix_) {}
+  sparse_ldlt(const sparse_ldlt& other) : matrix_(other.matrix_), external_(other.external_) {}
   sparse_ldlt& operator=(const sparse_ldlt& other) {
     matrix_ = other.matrix_;
+    external_ = other.external_;
     analyzed_ = false;
     return *this;
   }
+
+  /// Factorize and solve with `solver` instead of Eigen (null: Eigen's sparse LDLᵀ).
+  void use(external_linear_solver* solver) { external_ = solver; }
 
   matrix_type& system_matrix() { return matrix_; }
   /// Call after the pattern of matrix() changed (and before the first factorize()).
@@ -108,14 +168,16 @@ class sparse_ldlt {
     analyzed_ = true;
   }
   bool factorize() {
+    if (external_) return external_->factorize(matrix_);
     if (!analyzed_) analyze();
     ldlt_.factorize(matrix_);
     return ldlt_.info() == Eigen::Success &&
-           detail::pivot_ratio(ldlt_.vectorD()) > detail::singular_pivot_ratio &&
+           detail::regular_pivots(ldlt_.vectorD()) &&
            ldlt_.vectorD().minCoeff() > 0;
   }
   template <class V>
   void solve_in_place(V& rhs) const {
+    if (external_) return external_->solve_in_place(rhs);
     rhs = ldlt_.solve(rhs);
   }
 
@@ -124,6 +186,7 @@ class sparse_ldlt {
   // Upper + natural ordering: Eigen factorizes the matrix in place, without a permuted copy.
   Eigen::SimplicialLDLT<matrix_type, Eigen::Upper, Eigen::NaturalOrdering<int>> ldlt_;
   bool analyzed_ = false;
+  external_linear_solver* external_ = nullptr;
 };
 
 }  // namespace geomint

@@ -9,11 +9,13 @@
 // stalled at the round-off floor.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
 
 #include "geomint/core/step_error.hpp"
+#include "geomint/core/types.hpp"
 
 namespace geomint {
 
@@ -48,13 +50,6 @@ struct newton_context {
   const char* what = "stage equations";
 };
 
-namespace detail {
-template <class V>
-bool all_finite(const V& v) {
-  return v.allFinite();
-}
-}  // namespace detail
-
 /// Solves F(z) = 0 in place. `Problem` provides
 ///   void   residual(const Z& z, Z& r);            // r = F(z)
 ///   void   update_jacobian(const Z& z);           // (re)factorize J ≈ F'(z); may throw step_error
@@ -88,13 +83,9 @@ newton_report newton_solve(Problem& problem, Z& z, Z& z0, Z& r, const newton_opt
   double norm = inf;
   for (int k = 1; k <= opt.max_iterations; ++k) {
     problem.residual(z, r);
-    const bool finite_residual = detail::all_finite(r);
-    if (finite_residual) problem.solve_in_place(r);  // r now holds the increment
-    if (!finite_residual || !detail::all_finite(r)) {
-      if (fresh) {
-        fail(failure_reason::non_finite_value, k, norm,
-             finite_residual ? "Newton increment is not finite" : "residual is not finite");
-      }
+    problem.solve_in_place(r);  // r now holds the increment
+    if (!all_finite(r)) {       // a non-finite residual makes the increment non-finite too
+      if (fresh) fail(failure_reason::non_finite_value, k, norm, "residual or Newton increment is not finite");
       refresh(true);
       previous = inf;
       continue;
@@ -105,18 +96,20 @@ newton_report newton_solve(Problem& problem, Z& z, Z& z0, Z& r, const newton_opt
     if (first == inf) first = norm;
     if (norm <= opt.tolerance) return {k, norm};
 
-    const double theta = norm / previous;  // 0 on the first iteration after a refresh
+    // Contraction θ = norm / previous, compared without dividing (previous = ∞ after a refresh).
+    const auto theta_at_least = [&](double bound) { return norm >= bound * previous; };
     // Stalled at the round-off floor: the increments stopped shrinking after the iteration had
     // contracted by many orders of magnitude. The floor is ε times the conditioning of the
     // stage equations, which grows like 1/h for constrained problems, so it can lie well above
     // `tolerance`; iterating further only shuffles the last bits.
-    if (theta >= 0.5 && (norm <= 100 * opt.tolerance || (norm <= opt.roundoff_floor && norm <= 1e-4 * first)))
+    if (theta_at_least(0.5) && (norm <= 100 * opt.tolerance || (norm <= opt.roundoff_floor && norm <= 1e-4 * first)))
       return {k, norm};
 
     if (full_newton) {
-      if (theta >= 1) fail(failure_reason::newton_diverged, k, norm, "full Newton does not contract");
+      if (theta_at_least(1.0))
+        fail(failure_reason::newton_diverged, k, norm, "full Newton does not contract");
       refresh(false);
-    } else if (theta > opt.refresh_contraction && norm > 100 * opt.tolerance) {
+    } else if (norm > opt.refresh_contraction * previous && norm > 100 * opt.tolerance) {
       if (fresh) {  // even a fresh Jacobian contracts slowly: fall back to full Newton
         full_newton = true;
         ++stats.full_newton_fallbacks;

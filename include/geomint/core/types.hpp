@@ -32,4 +32,22 @@ constexpr int sum(int a, int b) { return is_fixed(a) && is_fixed(b) ? a + b : dy
 constexpr int fixed_if_small(int n) { return is_fixed(n) && n <= max_fixed_size ? n : dynamic; }
 
 }  // namespace size
+
+// Whole-vector predicates written as vectorizable reductions (Eigen's allFinite() and all()
+// are scalar loops with early exits, which dominate cheap steps of large systems).
+
+/// Every entry of a and b is finite: x·0 is 0 for finite x and NaN otherwise.
+template <class A, class B>
+bool all_finite(const Eigen::MatrixBase<A>& a, const Eigen::MatrixBase<B>& b) {
+  return ((a + b) * 0.0).sum() == 0.0;
+}
+template <class A>
+bool all_finite(const Eigen::MatrixBase<A>& a) {
+  return (a * 0.0).sum() == 0.0;
+}
+/// a and b are equal entry by entry (false if either holds a NaN).
+template <class A, class B>
+bool all_equal(const Eigen::MatrixBase<A>& a, const Eigen::MatrixBase<B>& b) {
+  return (a - b).cwiseAbs().sum() == 0.0;
+}
 }  // namespace geomint

@@ -15,16 +15,25 @@ class diagonal_mass {
   diagonal_mass() = default;
   explicit diagonal_mass(const vector<N>& masses) : inverse_(masses.cwiseInverse()) {
     if (!(masses.array() > 0).all()) throw std::invalid_argument("geomint: masses must be positive");
+    uniform_ = inverse_.size() > 0 && (inverse_.array() == inverse_(0)).all();
   }
 
   int size() const { return static_cast<int>(inverse_.size()); }
   const vector<N>& inverse_diagonal() const { return inverse_; }
+  /// All masses are equal.
+  bool uniform() const { return uniform_; }
 
   template <class P>
   double kinetic_energy(const P& p) const { return 0.5 * p.dot(inverse_.cwiseProduct(p)); }
   /// out = M⁻¹ p
   template <class P, class Out>
   void apply_inverse(const P& p, Out& out) const { out.noalias() = inverse_.cwiseProduct(p); }
+  /// out = q + M⁻¹ p in one pass (a scalar product when all masses are equal).
+  template <class P, class Q, class Out>
+  void apply_inverse_add(const P& p, const Q& q, Out& out) const {
+    if (uniform_) out.noalias() = q + inverse_(0) * p;
+    else out.noalias() = q + inverse_.cwiseProduct(p);
+  }
   /// w = G M⁻¹ (dense G)
   template <class G, class W>
   void right_apply_inverse(const G& g, W& w) const { w.noalias() = g * inverse_.asDiagonal(); }
@@ -37,6 +46,7 @@ class diagonal_mass {
 
  private:
   vector<N> inverse_;
+  bool uniform_ = false;
 };
 
 /// A constant symmetric positive definite mass matrix.
@@ -57,6 +67,11 @@ class dense_mass {
   double kinetic_energy(const P& p) const { return 0.5 * p.dot(inverse_ * p); }
   template <class P, class Out>
   void apply_inverse(const P& p, Out& out) const { out.noalias() = inverse_ * p; }
+  template <class P, class Q, class Out>
+  void apply_inverse_add(const P& p, const Q& q, Out& out) const {
+    out = q;
+    out.noalias() += inverse_ * p;
+  }
   template <class G, class W>
   void right_apply_inverse(const G& g, W& w) const { w.noalias() = g * inverse_; }
   template <class Out>

@@ -26,14 +26,22 @@ class constraint_gram<System, false> {
     w_.resize(m, n);
     ldlt_.resize(m);
   }
+  /// Factorize S with `solver` instead of Eigen (null: Eigen's).
+  void use(external_linear_solver* solver) { ldlt_.use(solver); }
   /// Assembles S = G M⁻¹ Gᵀ and factorizes it; false if S is singular.
   bool factorize(const System& sys, const typename traits::jacobian_type& g) {
-    sys.mass().right_apply_inverse(g, w_);
-    ldlt_.system_matrix().noalias() = w_ * g.transpose();
-    return ldlt_.factorize();
+    if constexpr (M == 0) {
+      return true;  // unconstrained: nothing to factorize
+    } else {
+      sys.mass().right_apply_inverse(g, w_);
+      ldlt_.system_matrix().noalias() = w_ * g.transpose();
+      return ldlt_.factorize();
+    }
   }
   template <class V>
   void solve_in_place(V& rhs) { ldlt_.solve_in_place(rhs); }
+  /// G M⁻¹ of the last factorize() (reused by the momentum projection and the next step).
+  const matrix<M, N>& weighted_jacobian() const { return w_; }
 
  private:
   matrix<M, N> w_;
@@ -48,6 +56,7 @@ class constraint_gram<System, true> {
 
  public:
   void resize(int, int) {}
+  void use(external_linear_solver* solver) { ldlt_.use(solver); }
 
   bool factorize(const System& sys, const jacobian_type& g) {
     const auto& w = sys.mass().inverse_diagonal();  // sparse G requires a diagonal mass

@@ -62,6 +62,11 @@ class general_stages {
     increments_.resize(unknown_count());
   }
   int unknown_count() const { return S * n_ + (S - 1) * (n_ + m_); }
+  /// Factorize the stage Jacobian with `solver` instead of Eigen (null: Eigen's LU).
+  void use(external_linear_solver* solver) {
+    lu_.use(solver);
+    have_jacobian_ = false;
+  }
 
   template <class Q0, class P0>
   void begin(const System& sys, const Q0& q0, const P0& p0, const jacobian_type& g0, double t, double h) {

@@ -41,8 +41,12 @@ class hidden_constraint_solver {
   template <class Q>
   void project_separable(const System& sys, const Q&, const jacobian_type& g, constraint_gram<System>& gram, vector<N>& p) {
     if (m_ == 0) return;
-    sys.mass().apply_inverse(p, v_);
-    mu_.noalias() = g * v_;
+    if constexpr (traits::sparse_jacobian) {
+      sys.mass().apply_inverse(p, v_);
+      mu_.noalias() = g * v_;
+    } else {
+      mu_.noalias() = gram.weighted_jacobian() * p;  // G M⁻¹ p
+    }
     gram.solve_in_place(mu_);
     p.noalias() -= g.transpose() * mu_;
   }

@@ -42,6 +42,7 @@ class separable_stages {
     coupling_ = b;
     coupling_inverse_ = coupling_matrix(t).inverse();
     c_ = t.c();
+    b_ = t.b;
   }
 
   void resize(int n, int m) {
@@ -162,8 +163,8 @@ class separable_stages {
   /// Returns q1 = Q_s, leaves ∇V and G at q1 in grad1 / g1, and p̂ = p0 − h Σ b_i (∇V + GᵀΛ)_i
   /// (without the final multiplier) in p_hat.
   template <class P0>
-  void finish(const unknowns& z, const partitioned_tableau<S>& t, const P0& p0, vector<N>& q1,
-              vector<N>& grad1, jacobian_type& g1, vector<N>& p_hat) {
+  void finish(const unknowns& z, const P0& p0, const vector<N>&, vector<N>& q1, vector<N>& grad1,
+              jacobian_type& g1, vector<N>& p_hat) {
     const System& sys = *sys_;
     unpack(z);
     for (int k = 1; k < S - 1; ++k) {
@@ -177,9 +178,9 @@ class separable_stages {
     sys.constraint_jacobian(q1, g1);
     grad_.col(S - 1) = grad1;
     p_hat = p0;
-    p_hat.noalias() -= h_ * (grad_ * t.b);
+    p_hat.noalias() -= h_ * (grad_ * b_);
     for (int k = 0; k < S - 1; ++k)
-      if (m_ > 0) p_hat.noalias() -= (t.b(k) / h_) * (stage_jacobian(k).transpose() * lambda_.col(k));
+      if (m_ > 0) p_hat.noalias() -= (b_(k) / h_) * (stage_jacobian(k).transpose() * lambda_.col(k));
   }
 
   const matrix<M, S - 1>& multipliers() const { return lambda_; }
@@ -193,7 +194,7 @@ class separable_stages {
 
   matrix<S, S> coupling_;                  // B = â a
   matrix<S - 1, S - 1> coupling_inverse_;  // A⁻¹
-  vector<S> c_;
+  vector<S> c_, b_;
   int n_ = 0, m_ = 0;
   double h_ = 0, q0_scale_ = 1, effect_norm_ = 0;
   const System* sys_ = nullptr;

@@ -1,0 +1,258 @@
+// Constrained systems (geomint/system/constrained_system.hpp) whose functions are the C API's
+// callbacks on N_Vectors. Eigen data is handed to the callbacks through N_Vector views (their
+// data pointer is re-aimed per call), so no vector is copied and nothing is allocated per call.
+//
+//   c_general_system              general H(q, p), dense G
+//   c_separable_system<Jacobian>  H = ½ pᵀM⁻¹p + V(q), M = diag(mass); dense or sparse (CSR) G
+//
+// Missing second derivatives are forward differences computed exactly as geomint's
+// second_derivatives computes them for a C++ system without them, so the C API reproduces the
+// C++ steppers bit for bit.
+#pragma once
+
+#include <nvector/nvector_serial.h>
+#include <sunmatrix/sunmatrix_dense.h>
+#include <sunmatrix/sunmatrix_sparse.h>
+
+#include <stdexcept>
+#include <string>
+
+#include "geomint/sundials/geomint_sundials.h"
+#include "geomint/system/mass.hpp"
+#include "geomint/system/second_derivatives.hpp"
+#include "sundials_handles.hpp"
+
+namespace geomint::sundials::detail {
+
+using sparse_jacobian = Eigen::SparseMatrix<double, Eigen::RowMajor, int>;
+using const_vector_ref = Eigen::Ref<const Eigen::VectorXd>;
+using vector_ref = Eigen::Ref<Eigen::VectorXd>;
+using matrix_ref = Eigen::Ref<Eigen::MatrixXd>;
+
+/// A user callback returned a nonzero flag.
+class callback_error : public std::runtime_error {
+ public:
+  callback_error(int code, const char* name)
+      : std::runtime_error(std::string("geomint: the ") + name + " callback returned " + std::to_string(code)),
+        code_(code) {}
+  int code() const noexcept { return code_; }
+
+ private:
+  int code_;
+};
+
+/// The problem attached to a Geomint memory block.
+struct c_problem {
+  SUNContext ctx = nullptr;
+  int n = 0, m = 0;
+  GeomintCallbacks callbacks{};
+  void* user_data = nullptr;
+  GeomintConstraintFn constraint = nullptr;
+  GeomintConstraintJacFn constraint_jacobian = nullptr;
+  matrix_handle jacobian_matrix;  // clone of the user's template
+  GeomintHessianFn h_qq = nullptr, h_qp = nullptr, h_pp = nullptr;
+  GeomintConstraintHessianFn constraint_hessian = nullptr;
+  Eigen::VectorXd mass;  // empty: general H
+
+  bool separable() const { return mass.size() > 0; }
+  bool sparse() const { return m > 0 && SUNMatGetID(jacobian_matrix.get()) == SUNMATRIX_SPARSE; }
+};
+
+/// Calls the callbacks of a c_problem on Eigen data.
+class callback_bridge {
+ public:
+  explicit callback_bridge(const c_problem& pr) : pr_(&pr) {
+    for (auto* v : {&q_, &p_, &out_}) v->reset(N_VMake_Serial(pr.n, nullptr, pr.ctx));
+    for (auto* v : {&g_, &lambda_}) v->reset(N_VMake_Serial(pr.m, nullptr, pr.ctx));
+    zero_ = Eigen::VectorXd::Zero(pr.n);
+    if (pr.h_qq || pr.h_qp || pr.h_pp || pr.constraint_hessian) hessian_.reset(SUNDenseMatrix(pr.n, pr.n, pr.ctx));
+    if (!q_ || !p_ || !out_ || !g_ || !lambda_ || ((pr.h_qq || pr.h_qp || pr.h_pp || pr.constraint_hessian) && !hessian_))
+      throw std::bad_alloc();
+  }
+
+  void set_time(double t) { t_ = t; }
+  const Eigen::VectorXd& zero() const { return zero_; }
+
+  void gradient(GeomintGradientFn fn, const char* name, const_vector_ref q, const_vector_ref p, vector_ref out) {
+    check(fn(t_, aim(q_, q), aim(p_, p), aim(out_, out), pr_->user_data), name);
+  }
+  double energy(const_vector_ref q, const_vector_ref p) {
+    if (!pr_->callbacks.hamiltonian) throw std::invalid_argument("geomint: no hamiltonian callback was given");
+    sunrealtype h = 0;
+    check(pr_->callbacks.hamiltonian(t_, aim(q_, q), aim(p_, p), &h, pr_->user_data), "hamiltonian");
+    return h;
+  }
+  void constraint(const_vector_ref q, vector_ref out) {
+    check(pr_->constraint(t_, aim(q_, q), aim(g_, out), pr_->user_data), "constraint");
+  }
+  /// Dense G from a dense SUNMatrix, or scattered from a CSR one (general H with a sparse G).
+  void jacobian(const_vector_ref q, Eigen::MatrixXd& g) {
+    SUNMatrix a = call_jacobian(q);
+    if (SUNMatGetID(a) == SUNMATRIX_DENSE) {
+      g = Eigen::Map<const Eigen::MatrixXd>(SM_DATA_D(a), pr_->m, pr_->n);
+      return;
+    }
+    g.setZero(pr_->m, pr_->n);
+    const sunindextype* ptrs = SM_INDEXPTRS_S(a);
+    for (int k = 0; k < pr_->m; ++k)
+      for (sunindextype e = ptrs[k]; e < ptrs[k + 1]; ++e) g(k, SM_INDEXVALS_S(a)[e]) = SM_DATA_S(a)[e];
+  }
+  /// Copies the CSR pattern only when it differs from g's (the first call, normally).
+  void jacobian(const_vector_ref q, sparse_jacobian& g) {
+    SUNMatrix a = call_jacobian(q);
+    const sunindextype* ptrs = SM_INDEXPTRS_S(a);
+    const sunindextype* cols = SM_INDEXVALS_S(a);
+    const sunindextype nnz = ptrs[pr_->m];
+    bool same = g.rows() == pr_->m && g.cols() == pr_->n && g.isCompressed() && g.nonZeros() == nnz;
+    for (int k = 0; same && k <= pr_->m; ++k) same = g.outerIndexPtr()[k] == ptrs[k];
+    for (sunindextype e = 0; same && e < nnz; ++e) same = g.innerIndexPtr()[e] == cols[e];
+    if (!same) {
+      g.resize(pr_->m, pr_->n);
+      g.makeCompressed();
+      g.resizeNonZeros(static_cast<Eigen::Index>(nnz));
+      for (int k = 0; k <= pr_->m; ++k) g.outerIndexPtr()[k] = static_cast<int>(ptrs[k]);
+      for (sunindextype e = 0; e < nnz; ++e) g.innerIndexPtr()[e] = static_cast<int>(cols[e]);
+    }
+    Eigen::Map<Eigen::VectorXd>(g.valuePtr(), nnz) = Eigen::Map<const Eigen::VectorXd>(SM_DATA_S(a), nnz);
+  }
+  void hessian(GeomintHessianFn fn, const char* name, const_vector_ref q, const_vector_ref p, matrix_ref out) {
+    check(fn(t_, aim(q_, q), aim(p_, p), hessian_.get(), pr_->user_data), name);
+    out = Eigen::Map<const Eigen::MatrixXd>(SM_DATA_D(hessian_.get()), pr_->n, pr_->n);
+  }
+  void constraint_hessian(const_vector_ref q, const_vector_ref lambda, matrix_ref out) {
+    check(pr_->constraint_hessian(t_, aim(q_, q), aim(lambda_, lambda), hessian_.get(), pr_->user_data),
+          "constraint Hessian");
+    out = Eigen::Map<const Eigen::MatrixXd>(SM_DATA_D(hessian_.get()), pr_->n, pr_->n);
+  }
+
+ private:
+  template <class V>
+  static N_Vector aim(const vector_handle& view, const V& data) {
+    N_VSetArrayPointer(const_cast<double*>(data.data()), view.get());
+    return view.get();
+  }
+  SUNMatrix call_jacobian(const_vector_ref q) {
+    SUNMatrix a = pr_->jacobian_matrix.get();
+    check(pr_->constraint_jacobian(t_, aim(q_, q), a, pr_->user_data), "constraint Jacobian");
+    return a;
+  }
+  static void check(int code, const char* name) {
+    if (code != 0) throw callback_error(code, name);
+  }
+
+  const c_problem* pr_;
+  double t_ = 0;
+  vector_handle q_, p_, out_, g_, lambda_;
+  matrix_handle hessian_;
+  Eigen::VectorXd zero_;
+};
+
+/// What both system kinds share: sizes, H, g, G and Σλ∇²g.
+template <class Jacobian>
+class c_system_common {
+ public:
+  static constexpr int position_size = dynamic;
+  static constexpr int constraint_size = dynamic;
+  using constraint_jacobian_type = Jacobian;
+
+  explicit c_system_common(const c_problem& pr) : pr_(&pr), bridge_(pr) {}
+  c_system_common(const c_system_common&) = delete;
+  c_system_common& operator=(const c_system_common&) = delete;
+
+  int position_count() const { return pr_->n; }
+  int constraint_count() const { return pr_->m; }
+  /// The time handed to the callbacks.
+  void set_time(double t) const { bridge_.set_time(t); }
+
+  double hamiltonian(const_vector_ref q, const_vector_ref p) const { return bridge_.energy(q, p); }
+  // Without constraints (m = 0) the steppers still ask for g and G, of size 0.
+  void constraint(const_vector_ref q, vector_ref out) const {
+    if (pr_->m > 0) bridge_.constraint(q, out);
+  }
+  void constraint_jacobian(const_vector_ref q, Jacobian& g) const {
+    if (pr_->m > 0) bridge_.jacobian(q, g);
+    else g.resize(0, pr_->n);
+  }
+  /// Σ λ_k ∇²g_k(q): the callback, or forward differences of Gᵀλ (as second_derivatives does).
+  void constraint_hessian(const_vector_ref q, const_vector_ref lambda, matrix_ref out) const {
+    if (pr_->m == 0) {
+      out.setZero();
+      return;
+    }
+    if (pr_->constraint_hessian) return bridge_.constraint_hessian(q, lambda, out);
+    difference_jacobian_.resize(pr_->m, pr_->n);
+    geomint::detail::forward_difference_jacobian(
+        [&](const Eigen::VectorXd& x, Eigen::VectorXd& f) {
+          constraint_jacobian(x, difference_jacobian_);
+          f.noalias() = difference_jacobian_.transpose() * lambda;
+        },
+        q, out, differences());
+  }
+
+ protected:
+  geomint::detail::difference_workspace<dynamic>& differences() const {
+    if (differences_.x.size() != pr_->n) differences_.resize(pr_->n);
+    return differences_;
+  }
+
+  const c_problem* pr_;
+  mutable callback_bridge bridge_;
+  mutable geomint::detail::difference_workspace<dynamic> differences_;
+  mutable Jacobian difference_jacobian_;
+};
+
+/// General H(q, p) with a dense constraint Jacobian.
+class c_general_system : public c_system_common<Eigen::MatrixXd> {
+ public:
+  using c_system_common::c_system_common;
+
+  void dh_dq(const_vector_ref q, const_vector_ref p, vector_ref out) const {
+    bridge_.gradient(pr_->callbacks.dh_dq, "dh_dq", q, p, out);
+  }
+  void dh_dp(const_vector_ref q, const_vector_ref p, vector_ref out) const {
+    bridge_.gradient(pr_->callbacks.dh_dp, "dh_dp", q, p, out);
+  }
+  void h_qq(const_vector_ref q, const_vector_ref p, matrix_ref out) const {
+    if (pr_->h_qq) return bridge_.hessian(pr_->h_qq, "h_qq", q, p, out);
+    geomint::detail::forward_difference_jacobian(
+        [&](const Eigen::VectorXd& x, Eigen::VectorXd& f) { dh_dq(x, p, f); }, q, out, differences());
+  }
+  void h_qp(const_vector_ref q, const_vector_ref p, matrix_ref out) const {
+    if (pr_->h_qp) return bridge_.hessian(pr_->h_qp, "h_qp", q, p, out);
+    geomint::detail::forward_difference_jacobian(
+        [&](const Eigen::VectorXd& x, Eigen::VectorXd& f) { dh_dq(q, x, f); }, p, out, differences());
+  }
+  void h_pp(const_vector_ref q, const_vector_ref p, matrix_ref out) const {
+    if (pr_->h_pp) return bridge_.hessian(pr_->h_pp, "h_pp", q, p, out);
+    geomint::detail::forward_difference_jacobian(
+        [&](const Eigen::VectorXd& x, Eigen::VectorXd& f) { dh_dp(q, x, f); }, p, out, differences());
+  }
+};
+
+/// H = ½ pᵀM⁻¹p + V(q) with M = diag(mass); the callback dh_dq is ∇V (called with p = 0).
+template <class Jacobian>
+class c_separable_system : public c_system_common<Jacobian> {
+  using base = c_system_common<Jacobian>;
+
+ public:
+  explicit c_separable_system(const c_problem& pr) : base(pr), mass_(pr.mass) {}
+
+  const diagonal_mass<dynamic>& mass() const { return mass_; }
+  void potential_gradient(const_vector_ref q, vector_ref out) const {
+    this->bridge_.gradient(this->pr_->callbacks.dh_dq, "dh_dq", q, this->bridge_.zero(), out);
+  }
+  void dh_dq(const_vector_ref q, const_vector_ref, vector_ref out) const { potential_gradient(q, out); }
+  void dh_dp(const_vector_ref, const_vector_ref p, vector_ref out) const { mass_.apply_inverse(p, out); }
+  void h_qq(const_vector_ref q, const_vector_ref p, matrix_ref out) const {
+    if (this->pr_->h_qq) return this->bridge_.hessian(this->pr_->h_qq, "h_qq", q, this->bridge_.zero(), out);
+    geomint::detail::forward_difference_jacobian(
+        [&](const Eigen::VectorXd& x, Eigen::VectorXd& f) { dh_dq(x, p, f); }, q, out, this->differences());
+  }
+  void h_qp(const_vector_ref, const_vector_ref, matrix_ref out) const { out.setZero(); }
+  void h_pp(const_vector_ref, const_vector_ref, matrix_ref out) const { mass_.inverse_matrix(out); }
+
+ private:
+  diagonal_mass<dynamic> mass_;
+};
+
+}  // namespace geomint::sundials::detail

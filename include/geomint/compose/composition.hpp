@@ -1,0 +1,84 @@
+// Composition of a symmetric one-step method to higher order (Yoshida 1990; Suzuki 1990;
+// McLachlan 1995; McLachlan–Scovel 1994, §5): one step of composition<Base, Scheme> is
+//
+//   Ψ_h = Φ_{γ_s h} ∘ … ∘ Φ_{γ_1 h},   stage i starting at t + (γ_1 + … + γ_{i−1}) h,
+//
+// with the coefficients of Scheme (composition_schemes.hpp: yoshida4, suzuki4, yoshida6,
+// kahan_li6, kahan_li8). If Φ is symmetric and of order 2, Ψ has order Scheme::order; it is
+// symmetric because the coefficients are palindromic, and symplectic (or constraint-preserving,
+// momentum-conserving) whenever Φ is. Base is any stepper with odeint's stepper interface
+// (state_type, do_step(system, x, t, dt)) that accepts negative steps: rattle,
+// lobatto_iiia_iiib<S>, reich_symmetric, riemannian_leapfrog, and any other symmetric method.
+//
+// A failed stage throws (the base's step_error) and the state is restored to its value before
+// the step, so the caller loses nothing. No allocation after the first step (the backup state
+// is assigned into storage of the same size).
+#pragma once
+
+#include <boost/numeric/odeint/stepper/stepper_categories.hpp>
+#include <algorithm>
+#include <type_traits>
+#include <utility>
+
+#include "geomint/compose/composition_schemes.hpp"
+
+namespace geomint {
+
+namespace detail {
+template <class B, class = void>
+struct has_order_member : std::false_type {};
+template <class B>
+struct has_order_member<B, std::void_t<decltype(std::declval<const B&>().order())>> : std::true_type {};
+}  // namespace detail
+
+template <class Base, class Scheme>
+class composition {
+ public:
+  using base_type = Base;
+  using scheme_type = Scheme;
+  using state_type = typename Base::state_type;
+  using deriv_type = state_type;
+  using time_type = typename Base::time_type;
+  using value_type = typename Base::value_type;
+  using order_type = unsigned short;
+  using stepper_category = boost::numeric::odeint::stepper_tag;
+
+  composition() = default;
+  explicit composition(const Base& base) : base_(base) {}
+
+  /// Scheme::order; at least the base's own order if that is higher (a scheme built for a
+  /// second-order base satisfies every condition of a higher-order symmetric base too).
+  order_type order() const {
+    if constexpr (detail::has_order_member<Base>::value)
+      return static_cast<order_type>(std::max<int>(Scheme::order, static_cast<int>(base_.order())));
+    else
+      return static_cast<order_type>(Scheme::order);
+  }
+
+  /// One composed step from t to t + dt. On failure the base's exception propagates and x is
+  /// restored to its value on entry.
+  template <class System>
+  void do_step(System&& system, state_type& x, time_type t, time_type dt) {
+    backup_ = x;
+    try {
+      time_type elapsed = 0;
+      for (double gamma : Scheme::coefficients) {
+        base_.do_step(system, x, t + elapsed * dt, gamma * dt);
+        elapsed += gamma;
+      }
+    } catch (...) {
+      x = backup_;
+      throw;
+    }
+  }
+
+  Base& base() { return base_; }
+  const Base& base() const { return base_; }
+  static constexpr const auto& coefficients() { return Scheme::coefficients; }
+
+ private:
+  Base base_;
+  state_type backup_;
+};
+
+}  // namespace geomint

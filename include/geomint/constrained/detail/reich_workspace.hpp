@@ -1,0 +1,292 @@
+// Workspace and step logic shared by reich_constrained, reich_constrained_adjoint and
+// reich_symmetric (McLachlan–Scovel 1994, §3 and §5, eqs. (2)–(3), (9), (10), (12)).
+//
+// One half step from (q, p) to (Q, P):
+//   γ(t)        p̃ = p − t(∂H/∂q(q, p̃) − G(q)ᵀμ),  Q = q + t ∂H/∂p(q, p̃),  g(Q) = 0,  P = ψ(Q, p̃)
+//   γ⁻¹(−t)     p̃ = p + t G(q)ᵀμ,  Q = q + t ∂H/∂p(Q, p̃),  g(Q) = 0,  P = ψ(Q, p̃ − t ∂H/∂q(Q, p̃))
+// where ψ is the metric projection (metric_momentum) or the lift to CM of eq. (3)
+// (canonical_momentum); see momentum_representation.hpp.
+#pragma once
+
+#include <cmath>
+#include <stdexcept>
+#include <type_traits>
+
+#include "geomint/constrained/constrained_prk.hpp"  // constrained_statistics
+#include "geomint/constrained/detail/hidden_constraint.hpp"
+#include "geomint/constrained/detail/reich_general.hpp"
+#include "geomint/constrained/detail/reich_separable.hpp"
+#include "geomint/constrained/detail/solver_slot.hpp"
+#include "geomint/constrained/momentum_representation.hpp"
+#include "geomint/system/consistency.hpp"
+
+namespace geomint {
+
+/// How the implicit equations of the constraint algorithm are posed.
+enum class reich_formulation {
+  multipliers,  ///< eqs. (9)/(10): the multiplier is the unknown (m unknowns for separable H)
+  positions,    ///< eq. (12): μ eliminated by ψ, Q is the unknown (separable H, constant mass)
+};
+
+struct reich_options {
+  newton_options newton;
+  /// A step not continuing the stepper's own previous step checks the state: scaled residuals of
+  /// g(q) and of the momentum condition (see momentum_representation.hpp) above this are rejected.
+  double consistency_tolerance = 1e-10;
+  reich_formulation formulation = reich_formulation::multipliers;
+};
+
+namespace detail {
+
+/// Which map one do_step applies.
+enum class reich_scheme {
+  forward,    ///< γ(t), eq. (9): first order
+  adjoint,    ///< γ⁻¹(−t), eq. (10): first order
+  symmetric,  ///< γ⁻¹(−t/2) ∘ γ(t/2): γ with t/2, then its adjoint with t/2; second order
+};
+
+template <class Momentum>
+struct is_metric_momentum : std::false_type {};
+template <class Metric>
+struct is_metric_momentum<metric_momentum<Metric>> : std::true_type {};
+
+template <class System, class Momentum>
+class reich_workspace final : public workspace_base<reich_workspace<System, Momentum>> {
+  using traits = system_traits<System>;
+  static constexpr int N = traits::n, M = traits::m;
+  static constexpr bool separable = traits::separable;
+  static constexpr bool metric = is_metric_momentum<Momentum>::value;
+  using jacobian_type = typename traits::jacobian_type;
+  static_assert(!traits::has_force,
+                "geomint: reich_constrained is defined for conservative systems only (no force(t, q, p))");
+  static_assert(!traits::sparse_jacobian,
+                "geomint: reich_constrained needs a dense constraint Jacobian (use rattle for sparse chains)");
+  using multiplier_type = std::conditional_t<separable, reich_multiplier_problem<System>, int>;
+  using position_type = std::conditional_t<separable, reich_position_problem<System>, int>;
+
+ public:
+  explicit reich_workspace(const Momentum& representation) : representation_(representation) {}
+
+  void forget() { cache_valid_ = false; }
+
+  template <class QMap, class PMap>
+  void step(const System& sys, QMap& q, PMap& p, double t, double dt, reich_scheme scheme, const reich_options& opt,
+            constrained_statistics& stats) {
+    if constexpr (!separable) {
+      if (opt.formulation == reich_formulation::positions)
+        throw std::invalid_argument(
+            "geomint: reich_formulation::positions (McLachlan–Scovel eq. (12)) needs a separable "
+            "H = ½pᵀM⁻¹p + V(q) with constant M; use reich_formulation::multipliers");
+    }
+    const int n = sys.position_count(), m = sys.constraint_count();
+    if (n != n_ || m != m_) resize(sys, n, m);
+    const bool continuing = cache_valid_ && cached_system_ == &sys && (q.array() == q1_.array()).all() &&
+                            (p.array() == p1_.array()).all();
+    cache_valid_ = false;
+    if (!continuing) start_fresh(sys, q, p, t, dt, opt);
+
+    qa_ = q;
+    pa_ = p;
+    if (dt != 0) {
+      switch (scheme) {
+        case reich_scheme::forward: half_step(sys, false, t, dt, opt, stats); break;
+        case reich_scheme::adjoint: half_step(sys, true, t, dt, opt, stats); break;
+        case reich_scheme::symmetric:
+          half_step(sys, false, t, dt / 2, opt, stats);
+          half_step(sys, true, t + dt / 2, dt / 2, opt, stats);
+          break;
+      }
+    }
+    if (!qa_.allFinite() || !pa_.allFinite())
+      throw step_error(failure_reason::non_finite_value, t, dt, 0, 0, "the new state is not finite");
+    q1_ = qa_;
+    p1_ = pa_;
+    q = q1_;
+    p = p1_;
+    cache_valid_ = true;
+    cached_system_ = &sys;
+    ++stats.steps;
+    if (!separable) ++stats.general_solver_steps;
+  }
+
+ private:
+  void resize(const System& sys, int n, int m) {
+    n_ = n;
+    m_ = m;
+    qa_.resize(n);
+    pa_.resize(n);
+    q1_.resize(n);
+    p1_.resize(n);
+    v_.resize(n);
+    grad_.resize(n);
+    pbase_.resize(n);
+    base_.resize(n);
+    gval_.resize(m);
+    gv_.resize(m);
+    g0_.resize(m, n);
+    g1_.resize(m, n);
+    psi_.resize(n, m);
+    hidden_.resize(n, m);
+    for (int d = 0; d < 2; ++d) {
+      nu_[d].setZero(m);
+      correction_[d].setZero(n);
+      h_previous_[d] = 0;
+    }
+    if constexpr (separable) {
+      multiplier_.resize(n, m);
+      position_.resize(n, m);
+      position_.set_mass(sys);
+      pi_.resize(n, n);
+      zm_.resize(m);
+      zm0_.resize(m);
+      rm_.resize(m);
+      zq_.resize(n);
+      zq0_.resize(n);
+      rq_.resize(n);
+    } else {
+      (void)sys;
+      forward_.resize(n, m);
+      adjoint_.resize(n, m);
+      zg_.resize(n + m);
+      zg0_.resize(n + m);
+      rg_.resize(n + m);
+    }
+    cache_valid_ = false;
+  }
+
+  /// Checks that (q, p) is a consistent state of the representation and forgets old multipliers.
+  template <class QMap, class PMap>
+  void start_fresh(const System& sys, const QMap& q, const PMap& p, double t, double dt, const reich_options& opt) {
+    for (int d = 0; d < 2; ++d) {
+      nu_[d].setZero();
+      correction_[d].setZero();
+      h_previous_[d] = 0;
+    }
+    if (m_ == 0) return;
+    sys.constraint_jacobian(q, g0_);
+    sys.constraint(q, gval_);
+    if constexpr (metric) representation_.metric.apply_inverse(p, v_);  // G W⁻¹ p = 0
+    else sys.dh_dp(q, p, v_);                                         // G ∂H/∂p = 0
+    gv_.noalias() = g0_ * v_;
+    constraint_residuals res;
+    res.position = scaled_constraint_residual(g0_, gval_, q.norm());
+    res.velocity = scaled_constraint_residual(g0_, gv_, v_.norm());
+    if (!(res.position <= opt.consistency_tolerance && res.velocity <= opt.consistency_tolerance)) {
+      std::string what = describe_residuals(res, opt.consistency_tolerance);
+      if constexpr (metric)
+        what += " (metric_momentum: the momentum condition is G(q) W⁻¹ p = 0; convert a canonical "
+                "state with geomint::to_metric_momentum)";
+      throw step_error(failure_reason::inconsistent_initial_state, t, dt, 0,
+                       std::fmax(res.position, res.velocity), what);
+    }
+  }
+
+  /// (qa_, pa_) ← γ(h) or γ⁻¹(−h) of (qa_, pa_).
+  void half_step(const System& sys, bool adjoint, double t, double h, const reich_options& opt,
+                 constrained_statistics& stats) {
+    const newton_context ctx{t, h, adjoint ? "constraint algorithm, adjoint step (10)" : "constraint algorithm, step (9)"};
+    const int d = adjoint ? 1 : 0;
+    const double ratio = h_previous_[d] != 0 ? h / h_previous_[d] : 0.0;
+    if (m_ > 0) sys.constraint_jacobian(qa_, g0_);
+    if constexpr (separable) {
+      // p₀ = p − h∇V(q) for γ, p for the adjoint.
+      pbase_ = pa_;
+      if (!adjoint) {
+        sys.potential_gradient(qa_, grad_);
+        pbase_ -= h * grad_;
+      }
+      sys.mass().apply_inverse(pbase_, v_);
+      base_ = qa_ + h * v_;  // unconstrained drift
+      const double q_scale = qa_.cwiseAbs().maxCoeff();
+      if (m_ == 0) {
+        pa_ = pbase_;  // no constraint: the drift is explicit
+      } else if (opt.formulation == reich_formulation::multipliers) {
+        // eq. (9)/(10): Q = q + h M⁻¹p₀ + M⁻¹G(q)ᵀν, p̃ = p₀ + G(q)ᵀν/h
+        multiplier_.begin(sys, base_, g0_, q_scale, ctx);
+        zm_ = ratio * ratio * nu_[d];
+        newton_solve(multiplier_, zm_, zm0_, rm_, opt.newton, stats.newton, ctx);
+        nu_[d] = zm_;
+        multiplier_.position(zm_, base_);
+        pa_ = pbase_;
+        v_.noalias() = g0_.transpose() * zm_;
+        pa_ += v_ / h;
+      } else {
+        // eq. (12): Π(q)(M(Q − q) − h p₀) = 0, g(Q) = 0; p̃ = M(Q − q)/h
+        if constexpr (metric) psi_.factorize(representation_.metric, g0_);
+        else psi_.factorize(sys.mass(), g0_);
+        psi_.projector_matrix(g0_, pi_);
+        v_ = h * pbase_;
+        position_.begin(sys, qa_, v_, pi_, g0_, q_scale, ctx);
+        zq_ = base_ + ratio * ratio * correction_[d];
+        newton_solve(position_, zq_, zq0_, rq_, opt.newton, stats.newton, ctx);
+        correction_[d] = zq_ - base_;
+        base_ = zq_;
+        position_.momentum(zq_, h, pa_);
+      }
+      qa_ = base_;
+      if (adjoint) {
+        sys.potential_gradient(qa_, grad_);
+        pa_ -= h * grad_;
+      }
+    } else {
+      if (adjoint) general_half(sys, adjoint_, h, d, ratio, opt, stats, ctx);
+      else general_half(sys, forward_, h, d, ratio, opt, stats, ctx);
+    }
+    h_previous_[d] = h;
+    project(sys, opt, stats, ctx);
+  }
+
+  template <class Problem>
+  void general_half(const System& sys, Problem& problem, double h, int d, double ratio, const reich_options& opt,
+                    constrained_statistics& stats, const newton_context& ctx) {
+    problem.begin(sys, qa_, pa_, g0_, h, ctx);
+    problem.guess(zg_, ratio * nu_[d]);
+    newton_solve(problem, zg_, zg0_, rg_, opt.newton, stats.newton, ctx);
+    nu_[d] = zg_.tail(m_);
+    problem.finish(zg_, base_, pbase_);
+    qa_ = base_;
+    pa_ = pbase_;
+  }
+
+  /// pa_ ← ψ(qa_, pa_): the metric projection, or the lift to CM (eq. (3)).
+  void project(const System& sys, const reich_options& opt, constrained_statistics& stats, const newton_context& ctx) {
+    if (m_ == 0) return;
+    sys.constraint_jacobian(qa_, g1_);
+    auto singular = [&] {
+      return step_error(failure_reason::singular_constraint_jacobian, ctx.t, ctx.dt, 0, 0,
+                        "the projection matrix G(Q) W⁻¹ G(Q)ᵀ is singular at the new position");
+    };
+    if constexpr (metric) {
+      if (!psi_.factorize(representation_.metric, g1_)) throw singular();
+      psi_.project(g1_, pa_);
+    } else if constexpr (separable) {
+      if (!psi_.factorize(sys.mass(), g1_)) throw singular();
+      psi_.project(g1_, pa_);
+    } else {
+      hidden_.project_general(sys, qa_, g1_, pa_, opt.newton, stats.newton, ctx);
+    }
+  }
+
+  Momentum representation_;
+  int n_ = -1, m_ = -1;
+  bool cache_valid_ = false;
+  const System* cached_system_ = nullptr;
+  double h_previous_[2] = {0, 0};
+  vector<N> qa_, pa_, q1_, p1_, v_, grad_, pbase_, base_;
+  vector<M> gval_, gv_, nu_[2];
+  vector<N> correction_[2];  // Q − (q + h M⁻¹p₀) of the last half step, per direction (first guess)
+  jacobian_type g0_, g1_;
+  matrix<N, N> pi_;
+  metric_projector<N, M> psi_;
+  hidden_constraint_solver<System> hidden_;
+  multiplier_type multiplier_{};
+  position_type position_{};
+  reich_general_problem<System, false> forward_;
+  reich_general_problem<System, true> adjoint_;
+  vector<M> zm_, zm0_, rm_;
+  vector<N> zq_, zq0_, rq_;
+  typename reich_general_problem<System, false>::unknowns zg_, zg0_, rg_;
+};
+
+}  // namespace detail
+}  // namespace geomint

@@ -1,0 +1,127 @@
+// Stage equations of a two-stage constrained PRK method (RATTLE, symplectic Euler) for
+// separable H = ½ pᵀM⁻¹p + V(q). With two stages the position stage is an explicit affine
+// function of the single scaled multiplier Λ̃ = h²Λ_1 (separable_stages.hpp with s = 2):
+//
+//   Q(Λ̃) = q̃ − B W Λ̃,   q̃ = q0 + h c_2 M⁻¹p0 − h² B M⁻¹∇V(q0),   W = M⁻¹G(q0)ᵀ,  B = (â a)_21,
+//
+// so the unknown is Λ̃ alone and g(Q(Λ̃)) = 0 is the m × m nonlinear system of SHAKE, iterated
+// with the matrix −B S0, S0 = G(q0)M⁻¹G(q0)ᵀ factorized once (and shared with the previous
+// step's momentum projection).
+#pragma once
+
+#include <cmath>
+#include <limits>
+
+#include "geomint/constrained/detail/constraint_gram.hpp"
+#include "geomint/constrained/detail/separable_stages.hpp"
+
+namespace geomint {
+namespace detail {
+
+template <class System>
+class separable_two_stage {
+  using traits = system_traits<System>;
+  static constexpr int N = traits::n, M = traits::m;
+  using jacobian_type = typename traits::jacobian_type;
+
+ public:
+  using unknowns = vector<M>;
+
+  explicit separable_two_stage(const partitioned_tableau<2>& t)
+      : coupling_((t.aq * t.ap)(1, 0)), minus_inverse_coupling_(-1 / coupling_), c2_(t.aq.row(1).sum()), b_(t.b) {}
+
+  void resize(int n, int m) {
+    m_ = m;
+    q_free_.resize(n);
+    q_.resize(n);
+    work_.resize(n);
+    y_effect_.resize(n);
+    lambda_.resize(m);
+    if constexpr (!traits::sparse_jacobian) bw_.resize(n, m);
+  }
+  int unknown_count() const { return m_; }
+
+  template <class Q0, class P0>
+  void begin(const System& sys, const Q0& q0, const P0& p0, const vector<N>& grad0, const jacobian_type& g0,
+             constraint_gram<System>& gram0, double h) {
+    sys_ = &sys;
+    g0_ = &g0;
+    gram_ = &gram0;
+    h_ = h;
+    work_ = (h * c2_) * p0 - (h * h * coupling_) * grad0;
+    sys.mass().apply_inverse_add(work_, q0, q_free_);
+    if constexpr (traits::sparse_jacobian) {
+      bw_dense_ = false;
+    } else {  // B W = B M⁻¹G0ᵀ, dense and small: one product per iteration afterwards
+      bw_ = coupling_ * gram0.weighted_jacobian().transpose();  // S0's factorization holds G0 M⁻¹
+      bw_dense_ = true;
+    }
+    inverse_q_scale_ = 1 / std::max(q0.cwiseAbs().maxCoeff(), std::numeric_limits<double>::min());
+  }
+  void guess(unknowns& z, const matrix<M, 1>& previous, double scale) { z = scale * previous; }
+
+  // --- Newton problem interface ------------------------------------------------------------
+  void residual(const unknowns& z, unknowns& r) {
+    positions(z);
+    sys_->constraint(q_, r);
+  }
+  bool has_jacobian() const { return true; }
+  void update_jacobian(const unknowns&) {
+    if constexpr (!traits::sparse_jacobian) throw fast_path_declined{};
+  }
+  /// d ← J⁻¹ d with J = −B S0.
+  void solve_in_place(unknowns& d) {
+    gram_->solve_in_place(d);
+    d *= minus_inverse_coupling_;
+    // Effect of the increment on the positions, B W d, for the convergence test.
+    apply_bw(d, y_effect_);
+    effect_ = y_effect_.cwiseAbs().maxCoeff();
+  }
+  double increment_norm(const unknowns&, const unknowns&) const { return effect_ * inverse_q_scale_; }
+  // -----------------------------------------------------------------------------------------
+
+  /// q1 = Q(Λ̃), ∇V and G at q1, and p̂ = p0 − h(b1 ∇V(q0) + b2 ∇V(q1)) − (b1/h) G0ᵀΛ̃.
+  template <class P0>
+  void finish(const unknowns& z, const P0& p0, const vector<N>& grad0, vector<N>& q1, vector<N>& grad1,
+              jacobian_type& g1, vector<N>& p_hat) {
+    positions(z);
+    q1 = q_;
+    sys_->potential_gradient(q1, grad1);
+    sys_->constraint_jacobian(q1, g1);
+    p_hat = p0 - (h_ * b_(0)) * grad0 - (h_ * b_(1)) * grad1;
+    if (m_ > 0) p_hat.noalias() -= (b_(0) / h_) * (g0_->transpose() * z);
+    lambda_ = z;
+  }
+  const vector<M>& multipliers() const { return lambda_; }
+
+ private:
+  void positions(const unknowns& z) {  // Q = q̃ − B M⁻¹G0ᵀΛ̃
+    apply_bw(z, y_effect_);
+    q_ = q_free_ - y_effect_;
+  }
+  /// out = B M⁻¹G0ᵀ v
+  void apply_bw(const unknowns& v, vector<N>& out) {
+    if (bw_dense_) {
+      out.noalias() = bw_ * v;
+    } else {
+      work_.noalias() = g0_->transpose() * v;
+      sys_->mass().apply_inverse(work_, out);
+      out *= coupling_;
+    }
+  }
+
+  double coupling_, minus_inverse_coupling_, c2_;
+  vector<2> b_;
+  int m_ = 0;
+  double h_ = 0, inverse_q_scale_ = 1, effect_ = 0;
+  const System* sys_ = nullptr;
+  const jacobian_type* g0_ = nullptr;
+  constraint_gram<System>* gram_ = nullptr;
+  vector<N> q_free_, q_, work_, y_effect_;
+  vector<M> lambda_;
+  matrix<N, M> bw_;  // B M⁻¹G0ᵀ
+  bool bw_dense_ = false;
+};
+
+}  // namespace detail
+}  // namespace geomint

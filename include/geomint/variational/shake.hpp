@@ -1,0 +1,215 @@
+// SHAKE in the variational form of Marsden–Wendlandt 1997 (§6 after eq. (47), §7): the discrete
+// Euler–Lagrange equations of the midpoint discrete Lagrangian (42) for L = ½q̇ᵀMq̇ − V(q) with
+// holonomic constraints, in position-only two-step form
+//
+//   M (q_{k+1} − 2q_k + q_{k−1}) / h² + ½ (∇V((q_{k+1} + q_k)/2) + ∇V((q_k + q_{k−1})/2))
+//       − G(q_k)ᵀλ_k = 0,       g(q_{k+1}) = 0,
+//
+// as an odeint stepper on x = (q_{k−1}, q_k) ↦ (q_k, q_{k+1}). Systems are separable constrained
+// Hamiltonian systems (separable_system.hpp: the same objects RATTLE integrates). Each step is the
+// classical SHAKE iteration on an m × m system S_k = G(q_k)M⁻¹G(q_k)ᵀ, with full Newton as
+// fallback (detail/shake_equations.hpp). Symplectic and momentum-preserving; order 2. For uniform
+// gravity (∇V constant, as for the double spherical pendulum) it produces RATTLE's positions.
+//
+// shake_momentum(sys, q_prev, q, h) gives the momentum p_k of the trajectory (the discrete Legendre
+// transform (31) projected onto the phase space), for energies and momentum maps.
+#pragma once
+
+#include <boost/numeric/odeint/stepper/stepper_categories.hpp>
+#include <memory>
+#include <type_traits>
+#include <utility>
+
+#include "geomint/core/newton.hpp"
+#include "geomint/core/state_view.hpp"
+#include "geomint/system/consistency.hpp"
+#include "geomint/system/separable_lagrangian.hpp"
+#include "geomint/variational/detail/shake_equations.hpp"
+#include "geomint/variational/legendre.hpp"
+#include "geomint/variational/variational_options.hpp"
+
+namespace geomint {
+
+namespace detail {
+
+struct shake_solver_base {
+  virtual ~shake_solver_base() = default;
+  virtual std::unique_ptr<shake_solver_base> clone() const = 0;
+  virtual const void* type() const = 0;
+};
+
+template <class T>
+const void* shake_type_id() {
+  static const char id = 0;
+  return &id;
+}
+
+template <class System>
+class shake_solver final : public shake_solver_base {
+  using traits = system_traits<System>;
+  static constexpr int N = traits::n, M = traits::m;
+  using equations = shake_equations<System>;
+
+ public:
+  std::unique_ptr<shake_solver_base> clone() const override {
+    auto copy = std::make_unique<shake_solver>(*this);
+    copy->cache_valid_ = false;
+    return copy;
+  }
+  const void* type() const override { return shake_type_id<shake_solver>(); }
+
+  template <class QMap0, class QMap1>
+  void step(const System& sys, QMap0& q_prev, QMap1& q, double t, double dt, const variational_options& opt,
+            variational_statistics& stats) {
+    const int n = sys.position_count(), m = sys.constraint_count();
+    if (n != n_ || m != m_) resize(n, m);
+    const newton_context ctx{t, dt, "SHAKE position equations"};
+    const bool continuing = cache_valid_ && cached_system_ == &sys && dt == h_previous_ &&
+                            (q_prev.array() == qc_prev_.array()).all() && (q.array() == qc_.array()).all();
+    cache_valid_ = false;
+    q_prev_ = q_prev;
+    q_ = q;
+    if (!continuing) {
+      check(sys, q_prev_, ctx, opt);
+      check(sys, q_, ctx, opt);
+      delta_ = q_ - q_prev_;
+      mid_ = 0.5 * (q_prev_ + q_);
+      sys.potential_gradient(mid_, grad_minus_);
+      if (m_ > 0) sys.constraint_jacobian(q_, g_);
+      lambda_.setZero();
+    }  // else delta_ is the previous step's unrounded displacement q_k − q_{k−1}
+    if (m_ > 0 && !equations_.factorize_gram(sys, g_))
+      throw step_error(failure_reason::singular_constraint_jacobian, t, dt, 0, 0,
+                       "G(q) M⁻¹ G(q)ᵀ is singular: the constraints are dependent at this configuration");
+
+    z_.head(n_) = delta_;  // guess Δ_{k+1} = 2Δ_k − Δ_{k−1} (error O(h³)), or Δ_k on a fresh start
+    if (continuing) z_.head(n_) += delta_ - delta_previous_;
+    if (m_ > 0) z_.tail(m_) = lambda_;
+    equations_.begin(sys, delta_, q_, grad_minus_, g_, dt, t);
+    newton_solve(equations_, z_, z0_, r_, opt.newton, stats.newton, ctx);
+    if (equations_.used_full_newton()) ++stats.full_newton_steps;
+    q1_ = q_ + z_.head(n_);
+    if (!q1_.allFinite()) throw step_error(failure_reason::non_finite_value, t, dt, 0, 0, "the new state is not finite");
+    mid_ = q_ + 0.5 * z_.head(n_);
+    sys.potential_gradient(mid_, grad_plus_);
+    if (m_ > 0) sys.constraint_jacobian(q1_, g1_);
+    if (!grad_plus_.allFinite() || !g1_.allFinite())
+      throw step_error(failure_reason::non_finite_value, t, dt, 0, 0, "∇V or G at the new state is not finite");
+
+    q_prev = q_;
+    q = q1_;
+    if (m_ > 0) lambda_ = z_.tail(m_);
+    delta_previous_ = delta_;
+    delta_ = z_.head(n_);
+    std::swap(g_, g1_);
+    std::swap(grad_minus_, grad_plus_);
+    qc_prev_ = q_;
+    qc_ = q1_;
+    cache_valid_ = true;
+    cached_system_ = &sys;
+    h_previous_ = dt;
+    ++stats.steps;
+  }
+
+ private:
+  void resize(int n, int m) {
+    n_ = n;
+    m_ = m;
+    equations_.resize(n, m);
+    for (auto* v : {&q_prev_, &q_, &q1_, &qc_prev_, &qc_, &mid_, &delta_, &delta_previous_, &grad_minus_, &grad_plus_}) v->resize(n);
+    gval_.resize(m);
+    lambda_.setZero(m);
+    g_.resize(m, n);
+    g1_.resize(m, n);
+    z_.resize(n + m);
+    z0_.resize(n + m);
+    r_.resize(n + m);
+    cache_valid_ = false;
+  }
+
+  void check(const System& sys, const vector<N>& q, const newton_context& ctx, const variational_options& opt) {
+    if (m_ == 0) return;
+    sys.constraint(q, gval_);
+    sys.constraint_jacobian(q, g1_);
+    const double res = scaled_constraint_residual(g1_, gval_, q.norm());
+    if (!(res <= opt.consistency_tolerance))
+      throw step_error(failure_reason::inconsistent_initial_state, ctx.t, ctx.dt, 0, res,
+                       "a position of the SHAKE state (q_{k−1}, q_k) is off the constraint manifold: scaled "
+                       "residual " + std::to_string(res));
+  }
+
+  int n_ = -1, m_ = -1;
+  bool cache_valid_ = false;
+  const System* cached_system_ = nullptr;
+  double h_previous_ = 0;
+  equations equations_;
+  vector<N> q_prev_, q_, q1_, qc_prev_, qc_, mid_, delta_, delta_previous_, grad_minus_, grad_plus_;
+  vector<M> gval_, lambda_;
+  typename traits::jacobian_type g_, g1_;
+  typename equations::unknowns z_, z0_, r_;
+};
+
+}  // namespace detail
+
+/// SHAKE as an odeint stepper on x = (q_{k−1}, q_k). State = std::pair<Q, Q>.
+template <class State = std::pair<Eigen::VectorXd, Eigen::VectorXd>>
+class shake {
+ public:
+  using state_type = State;
+  using deriv_type = State;
+  using time_type = double;
+  using value_type = double;
+  using order_type = unsigned short;
+  using stepper_category = boost::numeric::odeint::stepper_tag;
+
+  explicit shake(const variational_options& options = {}) : options_(options) {}
+  shake(const shake& other)
+      : options_(other.options_), stats_(other.stats_), solver_(other.solver_ ? other.solver_->clone() : nullptr) {}
+  shake(shake&&) noexcept = default;
+  shake& operator=(const shake& other) {
+    if (this != &other) *this = shake(other);
+    return *this;
+  }
+  shake& operator=(shake&&) noexcept = default;
+
+  order_type order() const { return 2; }
+
+  /// Advances x = (q_{k−1}, q_k) by one step of size dt (the step that produced the pair).
+  /// On failure throws step_error and leaves x unchanged.
+  template <class System>
+  void do_step(System&& system, State& x, double t, double dt) {
+    const auto& sys = unwrap_system(system);
+    using sys_type = std::decay_t<decltype(sys)>;
+    using solver_type = detail::shake_solver<sys_type>;
+    static_assert(state_size<typename State::first_type>::value == dynamic || sys_type::position_size == dynamic ||
+                      state_size<typename State::first_type>::value == sys_type::position_size,
+                  "geomint: the state size does not match the system's position_size");
+    require_size(x.first, sys.position_count(), "the position q_{k−1}");
+    require_size(x.second, sys.position_count(), "the position q_k");
+    if (!solver_ || solver_->type() != detail::shake_type_id<solver_type>()) solver_ = std::make_unique<solver_type>();
+    auto q_prev = view(x.first);
+    auto q = view(x.second);
+    static_cast<solver_type&>(*solver_).step(sys, q_prev, q, t, dt, options_, stats_);
+  }
+
+  variational_options& options() { return options_; }
+  const variational_options& options() const { return options_; }
+  const variational_statistics& statistics() const { return stats_; }
+  void reset() { solver_.reset(); }
+
+ private:
+  variational_options options_;
+  variational_statistics stats_;
+  std::unique_ptr<detail::shake_solver_base> solver_;
+};
+
+/// The momentum p_k of a SHAKE trajectory at q_k from (q_{k−1}, q_k): the discrete Legendre
+/// transform D₂L_d(q_{k−1}, q_k) = M(q_k − q_{k−1})/h − (h/2)∇V((q_{k−1} + q_k)/2), projected onto
+/// {G(q_k) M⁻¹p = 0}. Allocates (diagnostics).
+template <class System, class Q0, class Q1>
+vector<system_traits<System>::n> shake_momentum(const System& sys, const Q0& q_prev, const Q1& q, double h) {
+  const lagrangian_view<System> lagrangian(sys);
+  return momentum_from_positions<midpoint_discrete_lagrangian>(lagrangian, q_prev, q, h);
+}
+
+}  // namespace geomint

@@ -1,0 +1,18 @@
+# Installs the build tree into a scratch prefix, then configures, builds and runs a downstream
+# project that finds geomint::sundials with find_package(geomint CONFIG).
+#   cmake -DBUILD_DIR=... -DSOURCE_DIR=... -DWORK_DIR=... -P downstream_test.cmake
+file(REMOVE_RECURSE ${WORK_DIR})
+function(run)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "failed: ${ARGN}\n${out}\n${err}")
+  endif()
+  message(STATUS "${out}")
+endfunction()
+run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${WORK_DIR}/prefix)
+run(${CMAKE_COMMAND} -S ${SOURCE_DIR}/tests/sundials/downstream -B ${WORK_DIR}/build
+    -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix -DCMAKE_BUILD_TYPE=Release
+    -DEXAMPLE_SOURCE=${SOURCE_DIR}/examples/sundials/double_pendulum.c)
+run(${CMAKE_COMMAND} --build ${WORK_DIR}/build -j 2)
+run(${WORK_DIR}/build/downstream_c)
+run(${WORK_DIR}/build/downstream_cxx)
