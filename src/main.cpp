@@ -6,6 +6,7 @@
 // reference solver's failure), 3 I/O error, 130 interrupted (SIGINT).
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <csignal>
@@ -13,6 +14,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "cli/driver.hpp"
@@ -178,8 +180,15 @@ int list_command() {
   std::printf("\nMethods (--method accepts the alias or the id):\n");
   std::printf("  %-24s %-38s %5s %10s %9s %6s %8s %8s  %s\n", "alias", "id", "order", "symplectic", "symmetric", "energy",
               "momentum", "Casimirs", "note");
-  for (const auto& m : methods()) {
-    const auto& p = m.properties;
+  std::vector<const method_descriptor*> sorted;
+  for (const auto& m : methods()) sorted.push_back(&m);
+  std::stable_sort(sorted.begin(), sorted.end(), [](const method_descriptor* a, const method_descriptor* b) {
+    const auto& x = a->properties;
+    const auto& y = b->properties;
+    return std::tie(x.family, x.order, x.id) < std::tie(y.family, y.order, y.id);
+  });
+  for (const method_descriptor* m : sorted) {
+    const auto& p = m->properties;
     std::printf("  %-24s %-38s %5d %10s %9s %6s %8s %8s  %s\n", p.alias.c_str(), p.id.c_str(), p.order,
                 yes_no(p.symplectic).c_str(), yes_no(p.symmetric).c_str(), yes_no(p.conserves_energy).c_str(),
                 yes_no(p.conserves_momentum).c_str(), yes_no(p.conserves_casimirs).c_str(), p.note.c_str());

@@ -23,13 +23,19 @@ void for_each_separable_dense_problem(F&& f) {
   f(type_tag<problems::spherical_pendulum>{}, "spherical-pendulum");
 }
 
+/// Problems with a dense constraint Jacobian (separable or not).
+template <class F>
+void for_each_dense_problem(F&& f) {
+  for_each_separable_dense_problem(f);
+  f(type_tag<problems::variable_mass_sphere>{}, "variable-mass-sphere");
+  f(type_tag<problems::heavy_top>{}, "heavy-top");
+}
+
 /// Every constrained Hamiltonian problem (separable or not, dense or sparse G).
 template <class F>
 void for_each_constrained_problem(F&& f) {
-  for_each_separable_dense_problem(f);
+  for_each_dense_problem(f);
   f(type_tag<problems::pendulum_chain>{}, "pendulum-chain");
-  f(type_tag<problems::variable_mass_sphere>{}, "variable-mass-sphere");
-  f(type_tag<problems::heavy_top>{}, "heavy-top");
 }
 
 }  // namespace geomint::cli

@@ -86,6 +86,7 @@ sampler::sampler(const problem_instance& problem, run_summary& summary, csv_file
     : problem_(problem), summary_(summary), csv_(csv), with_state_(with_state), invariants_(problem.invariants()) {
   for (const auto& inv : invariants_) {
     summary_.has_constraint |= inv.kind == invariant_kind::constraint;
+    summary_.has_hidden_constraint |= inv.kind == invariant_kind::hidden_constraint;
     summary_.has_momentum |= inv.kind == invariant_kind::momentum;
     summary_.has_casimir |= inv.kind == invariant_kind::casimir;
   }
@@ -218,7 +219,7 @@ void print_summary(const std::vector<run_summary>& rows) {
     const double rate = r.cpu_seconds > 0 ? static_cast<double>(r.steps) / r.cpu_seconds : 0;
     std::printf("%-26s %-12s %-11s %10s %10s %10s %10s %10s %10ld %9.3f %10s\n", r.method.c_str(), r.setting.c_str(),
                 r.status().c_str(), sci(r.max_energy_error).c_str(), sci(r.final_constraint, r.has_constraint).c_str(),
-                sci(r.final_hidden_constraint, r.has_constraint).c_str(), sci(r.max_momentum_error, r.has_momentum).c_str(),
+                sci(r.final_hidden_constraint, r.has_hidden_constraint).c_str(), sci(r.max_momentum_error, r.has_momentum).c_str(),
                 sci(r.max_casimir_error, r.has_casimir).c_str(), r.steps, r.cpu_seconds, sci(rate, rate > 0).c_str());
   }
   for (const auto& r : rows)

@@ -58,7 +58,7 @@ struct run_summary {
   double t_reached = 0, cpu_seconds = 0;
   double max_energy_error = 0, max_momentum_error = 0, max_casimir_error = 0;
   double final_constraint = 0, final_hidden_constraint = 0, max_constraint = 0;
-  bool has_constraint = false, has_momentum = false, has_casimir = false;
+  bool has_constraint = false, has_hidden_constraint = false, has_momentum = false, has_casimir = false;
   std::string status() const { return interrupted ? "interrupted" : ok ? "ok" : "FAILED"; }
 };
 
