@@ -287,7 +287,15 @@ class prk_solver final : public prk_solver_base {
     // Without constraints the two-stage methods are explicit (RATTLE is velocity Verlet).
     if (!(m_ == 0 && S == 2)) {
       try {
-        newton_solve(separable_, zs_, zs0_, rs_, opt.newton, stats.newton, ctx);
+        try {
+          newton_solve(separable_, zs_, zs0_, rs_, opt.newton, stats.newton, ctx);
+        } catch (const step_error& e) {
+          if (!retry_from_plain_guess(e)) throw;
+          // The previous step's multipliers can put the start outside Newton's basin when the
+          // motion turns fast: start again from zero multipliers (the explicit predictor).
+          separable_.guess(zs_, lambda_separable_, 0.0);
+          newton_solve(separable_, zs_, zs0_, rs_, opt.newton, stats.newton, ctx);
+        }
       } catch (const fast_path_declined&) {
         return false;
       }
@@ -301,6 +309,11 @@ class prk_solver final : public prk_solver_base {
     return true;
   }
 
+  /// Newton failures worth one more attempt from a plain starting point.
+  static bool retry_from_plain_guess(const step_error& e) {
+    return e.reason() == failure_reason::newton_diverged || e.reason() == failure_reason::max_iterations;
+  }
+
   template <class QMap, class PMap>
   void solve_general(const System& sys, const QMap& q, const PMap& p, double t, double dt, bool continuing,
                      double ratio, const constrained_options& opt, constrained_statistics& stats,
@@ -308,7 +321,15 @@ class prk_solver final : public prk_solver_base {
     if constexpr (general_path) {
       general_.begin(sys, q, p, g0(), t, dt);
       general_.guess(zg_, continuing, ratio);
-      newton_solve(general_, zg_, zg0_, rg_, opt.newton, stats.newton, ctx);
+      try {
+        newton_solve(general_, zg_, zg0_, rg_, opt.newton, stats.newton, ctx);
+      } catch (const step_error& e) {
+        if (!continuing || !retry_from_plain_guess(e)) throw;
+        // The guess extrapolated from the previous step can lie outside Newton's basin when the
+        // motion turns fast: start again from the explicit predictor of a fresh step.
+        general_.guess(zg_, false, ratio);
+        newton_solve(general_, zg_, zg0_, rg_, opt.newton, stats.newton, ctx);
+      }
       general_.finish(zg_, q1_, p1_);
       if (m_ > 0) sys.constraint_jacobian(q1_, g1());
       if constexpr (traits::separable) {

@@ -1,0 +1,37 @@
+// Cayley coordinates for RKMK methods on quadratic groups (Engø–Faltinsen §4.2): the group
+// element is cay(σ) = (1 − hat σ/2)⁻¹(1 + hat σ/2), the update is the coadjoint action
+// y₁ = Ad*_{cay(−σ)} y₀ (4.23), and σ obeys σ' = dcay⁻¹_σ(∇H(y)).
+#pragma once
+
+#include "geomint/lie/algebra.hpp"
+
+namespace geomint {
+
+struct cayley_coordinates {
+  template <class Algebra>
+  static constexpr bool applies_to = Algebra::has_cayley;
+  static const char* name() { return "cayley"; }
+
+  /// y ↦ coadjoint(cayley(σ), y).
+  template <class Algebra, class S, class Y>
+  static typename Algebra::vector_type act(const Algebra& a, const Eigen::MatrixBase<S>& sigma,
+                                           const Eigen::MatrixBase<Y>& y) {
+    return a.cayley_coadjoint(sigma, y);
+  }
+  /// dcay⁻¹_σ v truncated after degree q in σ (it has degree 2; full_series: exact).
+  template <class Algebra, class S, class V>
+  static typename Algebra::vector_type inverse_differential(const Algebra& a, const Eigen::MatrixBase<S>& sigma,
+                                                            const Eigen::MatrixBase<V>& v, int q) {
+    return a.dcay_inv(sigma, v, q == full_series ? 2 : q);
+  }
+  /// The matrix of dcay⁻¹_σ, column by column.
+  template <class Algebra, class S>
+  static typename Algebra::operator_type inverse_differential_matrix(const Algebra& a, const Eigen::MatrixBase<S>& sigma) {
+    const int d = a.dim();
+    typename Algebra::operator_type m(d, d);
+    for (int j = 0; j < d; ++j) m.col(j) = a.dcay_inv(sigma, Algebra::vector_type::Unit(d, j), 2);
+    return m;
+  }
+};
+
+}  // namespace geomint

@@ -1,0 +1,37 @@
+// Exponential coordinates for RKMK methods (Engø–Faltinsen §4.1): the group element is
+// exp(σ), the update is the coadjoint action y₁ = exp(−ad*_σ) y₀ (4.22), and σ obeys
+// σ' = dexp⁻¹_σ(∇H(y)) (4.20) with dexp⁻¹ the Bernoulli series (4.19).
+#pragma once
+
+#include "geomint/lie/algebra.hpp"
+
+namespace geomint {
+
+struct exp_coordinates {
+  template <class Algebra>
+  static constexpr bool applies_to = true;
+  static const char* name() { return "exp"; }
+
+  /// y ↦ Ad*_{exp(−σ)} y, i.e. coadjoint(exp(σ), y).
+  template <class Algebra, class S, class Y>
+  static typename Algebra::vector_type act(const Algebra& a, const Eigen::MatrixBase<S>& sigma,
+                                           const Eigen::MatrixBase<Y>& y) {
+    return a.exp_coadjoint(sigma, y);
+  }
+  /// dexp⁻¹_σ v truncated after degree q in σ (full_series: to round-off).
+  template <class Algebra, class S, class V>
+  static typename Algebra::vector_type inverse_differential(const Algebra& a, const Eigen::MatrixBase<S>& sigma,
+                                                            const Eigen::MatrixBase<V>& v, int q) {
+    return dexp_inv(a, sigma, v, q);
+  }
+  /// The matrix of dexp⁻¹_σ summed to round-off: Σ_k (B_k/k!) ad_σ^k as d × d matrices.
+  template <class Algebra, class S>
+  static typename Algebra::operator_type inverse_differential_matrix(const Algebra& a, const Eigen::MatrixBase<S>& sigma) {
+    using op = typename Algebra::operator_type;
+    const op ad = a.ad(sigma);
+    return lie_detail::bernoulli_series(op(op::Identity(a.dim(), a.dim())), full_series,
+                                        [&](const op& x) -> op { return ad * x; });
+  }
+};
+
+}  // namespace geomint

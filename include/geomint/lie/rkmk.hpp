@@ -1,0 +1,210 @@
+// Runge–Kutta–Munthe-Kaas methods on coadjoint orbits: Algorithm 2 of Engø–Faltinsen 1999.
+//
+// One step from y₀ with any Butcher tableau (a, b):
+//   σ_i = h Σ_j a_ij k_j,   k_i = dψ⁻¹_{σ_i}(∇H(Ad*_{ψ(−σ_i)} y₀))    (stage equations of (4.20))
+//   y₁  = Ad*_{ψ(−σ)} y₀,   σ = h Σ_i b_i k_i                           ((4.21), (4.23))
+// with ψ = exp (exp_coordinates) or ψ = cay (cayley_coordinates), and dψ⁻¹ truncated after
+// degree q = max(p − 2, 0) in σ, p the order of the tableau (Hairer–Lubich–Wanner IV.8: this
+// keeps order p; for p ≤ 2 no commutator correction is needed, as for the Lie midpoint and
+// trapezoidal rules of §4.1). The update is a coadjoint action, so y₁ stays on the coadjoint
+// orbit of y₀ and every Casimir is preserved to round-off, for every tableau (Lemma 1).
+//
+// Implicit tableaux (Gauss: GL2 = implicit midpoint; Lobatto IIIA 2 = trapezoidal rule) solve
+// the stage equations for K = (k_1, …, k_s) by simplified Newton (geomint::newton_solve) to
+// near round-off, with the frozen matrix 1 − h A ⊗ J₀, J₀ = D²H(y₀) J(y₀) (+ ½ ad_{∇H(y₀)} when
+// the commutator term is kept): the derivative of the stage map at σ = 0.
+#pragma once
+
+#include <algorithm>
+#include <boost/numeric/odeint/stepper/stepper_categories.hpp>
+#include <type_traits>
+
+#include "geomint/core/linear_solvers.hpp"
+#include "geomint/core/newton.hpp"
+#include "geomint/lie/exp_coordinates.hpp"
+#include "geomint/lie/lie_poisson_system.hpp"
+#include "geomint/tableau/named_tableaux.hpp"
+
+namespace geomint {
+
+struct lie_options {
+  newton_options newton = lie_newton_defaults();
+};
+
+/// RKMK with an S-stage tableau given at run time (rkmk below names it by a tag type). One
+/// instantiation serves every tableau with S stages.
+template <class Algebra, int S, class Coordinates = exp_coordinates>
+class rkmk_method {
+  static_assert(Coordinates::template applies_to<Algebra>,
+                "geomint: Cayley coordinates need a quadratic group (Algebra::has_cayley)");
+  static constexpr int D = Algebra::dimension;
+  static constexpr int SD = size::fixed_if_small(size::product(S, D));
+  using vec = vector<D>;
+
+ public:
+  using algebra_type = Algebra;
+  using coordinates_type = Coordinates;
+  using state_type = vector<D>;
+  using deriv_type = state_type;
+  using time_type = double;
+  using value_type = double;
+  using order_type = unsigned short;
+  using stepper_category = boost::numeric::odeint::stepper_tag;
+
+  explicit rkmk_method(const butcher_tableau<S>& tableau, const lie_options& options = {})
+      : tableau_(tableau), options_(options) {}
+
+  order_type order() const { return static_cast<order_type>(tableau_.order); }
+  /// Degree in σ after which dexp⁻¹ / dcay⁻¹ are truncated.
+  int truncation() const { return std::max(tableau_.order - 2, 0); }
+  const butcher_tableau<S>& tableau() const { return tableau_; }
+  lie_options& options() { return options_; }
+  const lie_options& options() const { return options_; }
+  const lie_statistics& statistics() const { return stats_; }
+  /// Forgets the stage Jacobian (call after changing a system's parameters in place).
+  void reset() { jacobian_valid_ = false; }
+
+  /// Advances y from t to t + dt. On failure throws step_error and leaves y unchanged.
+  template <class System, class State>
+  void do_step(System&& system, State& x, time_type t, time_type dt) {
+    const auto& sys = lie_detail::unwrap(system);
+    using sys_type = std::decay_t<decltype(sys)>;
+    static_assert(std::is_same<typename sys_type::algebra_type, Algebra>::value,
+                  "geomint: the system's algebra_type differs from the stepper's algebra");
+    lie_detail::check_static_state_size<State, Algebra>();
+    const Algebra& alg = lie_detail::algebra_of(sys);
+    lie_detail::require_state_size(x, alg.dim(), Algebra::name());
+    auto y = view(x);
+    if (d_ != alg.dim()) resize(alg.dim());
+    y0_ = y;
+    if (tableau_.is_explicit())
+      explicit_stages(sys, alg, dt);
+    else
+      implicit_stages(sys, alg, t, dt);
+    sigma_.noalias() = dt * (k_ * tableau_.b);
+    y1_ = Coordinates::act(alg, sigma_, y0_);
+    if (!y1_.allFinite())
+      throw step_error(failure_reason::non_finite_value, t, dt, 0, 0, "RKMK: the new state is not finite");
+    y = y1_;
+    ++stats_.steps;
+  }
+
+ private:
+  void resize(int d) {
+    d_ = d;
+    y0_.resize(d);
+    y1_.resize(d);
+    ys_.resize(d);
+    g_.resize(d);
+    g0_.resize(d);
+    sigma_.resize(d);
+    k_.resize(d, S);
+    if (!tableau_.is_explicit()) {
+      z_.resize(S * d);
+      z0_.resize(S * d);
+      r_.resize(S * d);
+      j0_.resize(d, d);
+      hess_.resize(d, d);
+      lu_.resize(S * d);
+    }
+    jacobian_valid_ = false;
+  }
+
+  bool row_is_zero(int i) const { return (tableau_.a.row(i).array() == 0).all(); }
+
+  /// Stage i: σ_i from the stage slopes in `slopes`, then k_i = dψ⁻¹_{σ_i}(∇H(y_i)) into out.
+  template <class Sys, class Slopes, class Out>
+  void stage(const Sys& sys, const Algebra& alg, const Slopes& slopes, int i, double dt, Out&& out) {
+    sigma_.setZero();
+    for (int j = 0; j < S; ++j)
+      if (tableau_.a(i, j) != 0) sigma_.noalias() += (dt * tableau_.a(i, j)) * slopes(j);
+    if (row_is_zero(i)) {
+      sys.gradient(y0_, g_);
+      out = g_;
+    } else {
+      ys_ = Coordinates::act(alg, sigma_, y0_);
+      sys.gradient(ys_, g_);
+      out = Coordinates::inverse_differential(alg, sigma_, g_, truncation());
+    }
+  }
+
+  template <class Sys>
+  void explicit_stages(const Sys& sys, const Algebra& alg, double dt) {
+    for (int i = 0; i < S; ++i)
+      stage(sys, alg, [this](int j) { return k_.col(j); }, i, dt, k_.col(i));
+  }
+
+  /// The stage equations as a problem for newton_solve (unknowns z = (k_1, …, k_s)).
+  template <class Sys>
+  struct stage_problem {
+    rkmk_method& m;
+    const Sys& sys;
+    const Algebra& alg;
+    double t, dt;
+
+    auto slopes(const vector<SD>& z) const {
+      return [&z, d = m.d_](int j) { return z.segment(j * d, d); };
+    }
+    void residual(const vector<SD>& z, vector<SD>& r) {
+      for (int i = 0; i < S; ++i) {
+        m.stage(sys, alg, slopes(z), i, dt, r.segment(i * m.d_, m.d_));
+        r.segment(i * m.d_, m.d_) = z.segment(i * m.d_, m.d_) - r.segment(i * m.d_, m.d_);
+      }
+    }
+    /// 1 − h A ⊗ J₀ at y₀ (independent of z).
+    void update_jacobian(const vector<SD>&) {
+      const int d = m.d_;
+      lie_detail::hessian(sys, m.y0_, m.hess_);
+      m.j0_.noalias() = m.hess_ * alg.poisson_tensor(m.y0_);
+      if (m.truncation() >= 1) m.j0_ += 0.5 * alg.ad(m.g0_);
+      auto& a = m.lu_.system_matrix();
+      for (int i = 0; i < S; ++i)
+        for (int j = 0; j < S; ++j)
+          a.block(i * d, j * d, d, d) = (-dt * m.tableau_.a(i, j)) * m.j0_;
+      a.diagonal().array() += 1;
+      if (!m.lu_.factorize())
+        throw step_error(failure_reason::singular_constraint_jacobian, t, dt, 0, 0,
+                         "RKMK: the stage Jacobian 1 − h A ⊗ D²H J is singular");
+      m.jacobian_valid_ = true;
+      m.jacobian_dt_ = dt;
+    }
+    bool has_jacobian() const { return m.jacobian_valid_ && m.jacobian_dt_ == dt; }
+    void solve_in_place(vector<SD>& r) { m.lu_.solve_in_place(r); }
+    double increment_norm(const vector<SD>& z, const vector<SD>& dz) const {
+      return dz.cwiseAbs().maxCoeff() / std::fmax(z.cwiseAbs().maxCoeff(), 1e-300);
+    }
+  };
+
+  template <class Sys>
+  void implicit_stages(const Sys& sys, const Algebra& alg, double t, double dt) {
+    sys.gradient(y0_, g0_);
+    for (int i = 0; i < S; ++i) z_.segment(i * d_, d_) = g0_;  // initial guess: k_i = ∇H(y₀)
+    stage_problem<Sys> problem{*this, sys, alg, t, dt};
+    newton_solve(problem, z_, z0_, r_, options_.newton, stats_.newton,
+                 newton_context{t, dt, "RKMK stage equations"});
+    for (int i = 0; i < S; ++i) k_.col(i) = z_.segment(i * d_, d_);
+  }
+
+  butcher_tableau<S> tableau_;
+  lie_options options_;
+  lie_statistics stats_;
+  int d_ = -1;
+  vec y0_, y1_, ys_, g_, g0_, sigma_;
+  matrix<D, S> k_;
+  vector<SD> z_, z0_, r_;
+  matrix<D, D> j0_, hess_;
+  dense_lu<SD> lu_;
+  bool jacobian_valid_ = false;
+  double jacobian_dt_ = 0;
+};
+
+/// rkmk<Algebra, Tableau, Coordinates>: Tableau a method tag (rk::rk4, rk::heun,
+/// rk::forward_euler, rk::gauss_legendre<S>, rk::implicit_midpoint = GL2, rk::trapezoidal, …).
+template <class Algebra, class Tableau, class Coordinates = exp_coordinates>
+class rkmk : public rkmk_method<Algebra, Tableau::stages, Coordinates> {
+ public:
+  explicit rkmk(const lie_options& options = {})
+      : rkmk_method<Algebra, Tableau::stages, Coordinates>(Tableau::tableau(), options) {}
+};
+
+}  // namespace geomint

@@ -1,0 +1,140 @@
+// so(3) ≅ (ℝ³, ×) with hat(v)w = v × w (Engø–Faltinsen (2.5)). geomint's bracket is
+// bracket(u, v) = v × u (algebra.hpp: hat(bracket(u, v)) = [hat v, hat u]), so that
+// J(y) = hat(y) and the free rigid body reads ẏ = y × I⁻¹y. Group: SO(3) by Rodrigues' formula.
+#pragma once
+
+#include <Eigen/Geometry>
+#include <cmath>
+
+#include "geomint/lie/algebra.hpp"
+
+namespace geomint {
+
+class so3 {
+ public:
+  static constexpr int dimension = 3;
+  static constexpr bool has_cayley = true;
+  static constexpr int casimir_count = 1;
+  using vector_type = vector<3>;
+  using operator_type = matrix<3, 3>;
+  using matrix_type = matrix<3, 3>;
+  using group_type = matrix<3, 3>;
+
+  static const char* name() { return "so3"; }
+  int dim() const { return 3; }
+
+  template <class V>
+  matrix_type hat(const Eigen::MatrixBase<V>& v) const {
+    matrix_type m;
+    m << 0, -v(2), v(1), v(2), 0, -v(0), -v(1), v(0), 0;
+    return m;
+  }
+  /// The skew part's axial vector.
+  template <class X>
+  vector_type vee(const Eigen::MatrixBase<X>& x) const {
+    return vector_type(x(2, 1) - x(1, 2), x(0, 2) - x(2, 0), x(1, 0) - x(0, 1)) / 2;
+  }
+
+  template <class U, class V>
+  vector_type bracket(const Eigen::MatrixBase<U>& u, const Eigen::MatrixBase<V>& v) const {
+    return v.template head<3>().cross(u.template head<3>());
+  }
+  template <class U>
+  operator_type ad(const Eigen::MatrixBase<U>& u) const { return -hat(u); }
+  template <class U, class Y>
+  vector_type ad_star(const Eigen::MatrixBase<U>& u, const Eigen::MatrixBase<Y>& y) const {
+    return u.template head<3>().cross(y.template head<3>());
+  }
+  template <class U>
+  operator_type ad_star(const Eigen::MatrixBase<U>& u) const { return hat(u); }
+  /// J(y) = hat(y) (Engø–Faltinsen §2).
+  template <class Y>
+  operator_type poisson_tensor(const Eigen::MatrixBase<Y>& y) const { return hat(y); }
+
+  /// Rodrigues: exp(hat σ) = I + (sin θ/θ) hat σ + ((1 − cos θ)/θ²) hat σ², θ = |σ|.
+  template <class S>
+  group_type exp(const Eigen::MatrixBase<S>& sigma) const {
+    double a, b;
+    rodrigues_coefficients(sigma.norm(), a, b);
+    const matrix_type s = hat(sigma);
+    return group_type::Identity() + a * s + b * s * s;
+  }
+  /// cay(hat σ) = I + (4/(4 + θ²)) (hat σ + hat σ²/2).
+  template <class S>
+  group_type cayley(const Eigen::MatrixBase<S>& sigma) const {
+    const matrix_type s = hat(sigma);
+    return group_type::Identity() + (4 / (4 + sigma.squaredNorm())) * (s + s * s / 2);
+  }
+  /// Ad_R = Rᵀ (conjugation by R⁻¹ in hat form).
+  operator_type adjoint(const group_type& g) const { return g.transpose(); }
+  /// Ad*_{R⁻¹} y = Rᵀ y.
+  template <class Y>
+  vector_type coadjoint(const group_type& g, const Eigen::MatrixBase<Y>& y) const { return g.transpose() * y; }
+
+  /// exp(−ad*_σ) y = exp(−hat σ) y: y rotated by −σ, as y + (increment) without forming the
+  /// matrix, the increment in extended precision (algebra.hpp), so that |y| keeps to round-off.
+  template <class S, class Y>
+  vector_type exp_coadjoint(const Eigen::MatrixBase<S>& sigma, const Eigen::MatrixBase<Y>& y) const {
+    const vector_of<3, extended> x = y.template cast<extended>();
+    return (x + exp_increment(sigma, x)).template cast<double>();
+  }
+  /// cay(hat σ)ᵀ y = cay(−hat σ) y.
+  template <class S, class Y>
+  vector_type cayley_coadjoint(const Eigen::MatrixBase<S>& sigma, const Eigen::MatrixBase<Y>& y) const {
+    const vector_of<3, extended> x = y.template cast<extended>();
+    return (x + cayley_increment(sigma, x)).template cast<double>();
+  }
+  /// exp(−hat σ) x − x = −(sin θ/θ) σ × x + ((1 − cos θ)/θ²) σ × (σ × x), in x's precision.
+  template <class S, class X>
+  vector_of<3, typename X::Scalar> exp_increment(const Eigen::MatrixBase<S>& sigma, const Eigen::MatrixBase<X>& x) const {
+    using T = typename X::Scalar;
+    const vector_of<3, T> s = sigma.template cast<T>();
+    T a, b;
+    rodrigues_coefficients(T(s.norm()), a, b);
+    const vector_of<3, T> sx = s.cross(vector_of<3, T>(x));
+    return -a * sx + b * s.cross(sx);
+  }
+  /// cay(−hat σ) x − x = (4/(4 + θ²)) (−σ × x + ½ σ × (σ × x)), in x's precision.
+  template <class S, class X>
+  vector_of<3, typename X::Scalar> cayley_increment(const Eigen::MatrixBase<S>& sigma, const Eigen::MatrixBase<X>& x) const {
+    using T = typename X::Scalar;
+    const vector_of<3, T> s = sigma.template cast<T>();
+    const vector_of<3, T> sx = s.cross(vector_of<3, T>(x));
+    return (T(4) / (T(4) + s.squaredNorm())) * (-sx + s.cross(sx) / T(2));
+  }
+  /// dcay⁻¹_σ v = v − ½[σ, v] − ¼ vee(hat σ hat v hat σ) = v + ½ σ × v + ¼ (σ·v) σ, truncated
+  /// after degree q in σ (Engø–Faltinsen §4.2, in geomint's sign).
+  template <class S, class V>
+  vector_type dcay_inv(const Eigen::MatrixBase<S>& sigma, const Eigen::MatrixBase<V>& v, int q) const {
+    const vector_type s = sigma;
+    vector_type z = v;
+    if (q == 0) return z;
+    z += s.cross(vector_type(v)) / 2;
+    if (q == 1) return z;
+    return z + s.dot(v) / 4 * s;
+  }
+
+  /// The Casimir |y| (Engø–Faltinsen §3.1).
+  template <class Y>
+  vector<1> casimirs(const Eigen::MatrixBase<Y>& y) const { return vector<1>(y.norm()); }
+  /// The magnitude against which a Casimir's round-off is measured (algebra.hpp).
+  template <class Y>
+  vector<1> casimir_scales(const Eigen::MatrixBase<Y>& y) const { return vector<1>(y.norm()); }
+
+ private:
+  /// a = sin θ / θ, b = (1 − cos θ)/θ² = ½ (sin(θ/2)/(θ/2))², with the small-angle series.
+  template <class T>
+  static void rodrigues_coefficients(T theta, T& a, T& b) {
+    if (theta < T(1e-5)) {  // the next terms, θ⁴/120 and θ⁴/720, are below 1e-22
+      const T t2 = theta * theta;
+      a = 1 - t2 / 6;
+      b = T(0.5) - t2 / 24;
+    } else {
+      a = std::sin(theta) / theta;
+      const T h = std::sin(theta / 2) / (theta / 2);
+      b = T(0.5) * h * h;
+    }
+  }
+};
+
+}  // namespace geomint

@@ -1,0 +1,477 @@
+// RKMK and the energy-conserving discrete-gradient methods: observed order, Casimirs and
+// energy over 1e5 steps, the energy behaviour of §6.1 (GL2 bounded in exp coordinates, drifting
+// in Cayley coordinates and for Heun), failures, and allocations.
+#include <utility>  // before odeint: its check_adapter.hpp uses std::pair without including it
+#include <boost/mpl/list.hpp>
+#include <boost/numeric/odeint/integrate/integrate_const.hpp>
+#include <boost/test/unit_test.hpp>
+
+#include "geomint/lie/cayley_coordinates.hpp"
+#include "geomint/lie/lie_discrete_gradient.hpp"
+#include "geomint/lie/lie_poisson_leapfrog.hpp"
+#include "geomint/lie/moser_veselov.hpp"
+#include "geomint/lie/rkmk.hpp"
+#include "geomint/lie/structure_constants.hpp"
+#include "geomint/problems/free_rigid_body.hpp"
+#include "geomint/problems/heavy_top_se3.hpp"
+#include "geomint/problems/rigid_body_so_n.hpp"
+#include "geomint/problems/sine_euler.hpp"
+#include "geomint_test/allocation_counter.hpp"  // the one TU of test_lie that counts allocations
+#include "geomint_test/order.hpp"
+#include "lie_test_support.hpp"
+
+using namespace geomint;
+
+namespace {
+
+/// The free rigid body written on the generic algebra built from so(3)'s structure constants.
+struct rigid_body_on_constants : problems::free_rigid_body {
+  using algebra_type = structure_constants<3>;
+};
+
+/// A rigid body with a quartic term, H = ½ yᵀI⁻¹y + ¼ y₁⁴: not quadratic.
+struct quartic_rigid_body : problems::free_rigid_body {
+  template <class Y>
+  double hamiltonian(const Eigen::MatrixBase<Y>& y) const {
+    return free_rigid_body::hamiltonian(y) + 0.25 * std::pow(y(0), 4);
+  }
+  template <class Y, class Out>
+  void gradient(const Eigen::MatrixBase<Y>& y, Out& out) const {
+    free_rigid_body::gradient(y, out);
+    out(0) += std::pow(y(0), 3);
+  }
+  template <class Y, class Out>
+  void hessian(const Eigen::MatrixBase<Y>& y, Out& out) const {
+    free_rigid_body::hessian(y, out);
+    out(0, 0) += 3 * y(0) * y(0);
+  }
+};
+
+/// A rigid body whose gradient turns NaN once `poisoned` is set.
+struct poisoned_rigid_body : problems::free_rigid_body {
+  bool poisoned = false;
+  template <class Y, class Out>
+  void gradient(const Eigen::MatrixBase<Y>& y, Out& out) const {
+    free_rigid_body::gradient(y, out);
+    if (poisoned) out(1) = std::numeric_limits<double>::quiet_NaN();
+  }
+};
+
+/// Largest |C_k(y_n) − C_k(y_0)| / max_{j≤n} scale_k(y_j) over n steps, scale = the magnitude
+/// of the Casimir's terms (algebra casimir_scales: |y|, |v|, |u||v|, ‖W‖ᵏ/N, …). Rounding the
+/// state to doubles perturbs C_k by ~ε·scale_k per step, a random walk of ~ε√n·scale_k.
+template <class Stepper, class System>
+[[gnu::noinline]] double casimir_drift(Stepper stepper, const System& sys, typename System::state_type y, double h, long n) {
+  const auto& a = lie_detail::algebra_of(sys);
+  const auto c0 = a.casimirs(y);
+  auto scale = a.casimir_scales(y);
+  double worst = 0;
+  for (long k = 0; k < n; ++k) {
+    stepper.do_step(sys, y, k * h, h);
+    const auto c = a.casimirs(y);
+    scale = scale.cwiseMax(a.casimir_scales(y));
+    worst = std::fmax(worst, (c - c0).cwiseAbs().cwiseQuotient(scale).maxCoeff());
+  }
+  return worst;
+}
+
+/// max |H(y_n) − H(y_0)| / |H(y_0)| over n steps.
+template <class Stepper, class System>
+[[gnu::noinline]] double energy_drift(Stepper& stepper, const System& sys, typename System::state_type y, double h, long n) {
+  const double h0 = sys.hamiltonian(y);
+  double worst = 0;
+  for (long k = 0; k < n; ++k) {
+    stepper.do_step(sys, y, k * h, h);
+    worst = std::fmax(worst, std::fabs(sys.hamiltonian(y) - h0) / std::fabs(h0));
+  }
+  return worst;
+}
+
+template <class Stepper, class System>
+[[gnu::noinline]] double observed_order(const System& sys, const typename System::state_type& y0, double t_end, std::vector<int> steps) {
+  const Eigen::VectorXd ref = lie_test::reference_solution(sys, Eigen::VectorXd(y0), t_end);
+  std::vector<double> h, err;
+  for (int n : steps) {
+    h.push_back(t_end / n);
+    err.push_back(lie_test::global_error(Stepper{}, sys, y0, ref, t_end, n));
+  }
+  return geomint_test::loglog_slope(h, err);
+}
+
+// h: the step of the 1e5-step Casimir runs. Forward Euler raises the energy by O(h) per unit
+// time: at h = 0.1 it drives the su(3) state into the equilibrium of maximal energy within
+// 2e4 steps, where consecutive steps are identical, the increments of the large components
+// fall below half an ulp and their rounding stops being random (a linear Casimir drift of
+// ~1e-17 per step that no update formula can avoid in a double state). h = 0.01 keeps its
+// trajectory generic over the run.
+struct euler_exp { template <class A> using type = rkmk<A, rk::forward_euler, exp_coordinates>; static constexpr int p = 1; static constexpr double h = 0.01; };
+struct euler_cay { template <class A> using type = rkmk<A, rk::forward_euler, cayley_coordinates>; static constexpr int p = 1; static constexpr double h = 0.01; };
+struct heun_exp { template <class A> using type = rkmk<A, rk::heun, exp_coordinates>; static constexpr int p = 2; static constexpr double h = 0.1; };
+struct heun_cay { template <class A> using type = rkmk<A, rk::heun, cayley_coordinates>; static constexpr int p = 2; static constexpr double h = 0.1; };
+struct rk4_exp { template <class A> using type = rkmk<A, rk::rk4, exp_coordinates>; static constexpr int p = 4; static constexpr double h = 0.1; };
+struct rk4_cay { template <class A> using type = rkmk<A, rk::rk4, cayley_coordinates>; static constexpr int p = 4; static constexpr double h = 0.1; };
+struct gl2_exp { template <class A> using type = rkmk<A, rk::implicit_midpoint, exp_coordinates>; static constexpr int p = 2; static constexpr double h = 0.1; };
+struct gl2_cay { template <class A> using type = rkmk<A, rk::implicit_midpoint, cayley_coordinates>; static constexpr int p = 2; static constexpr double h = 0.1; };
+struct trap_exp { template <class A> using type = rkmk<A, rk::trapezoidal, exp_coordinates>; static constexpr int p = 2; static constexpr double h = 0.1; };
+struct trap_cay { template <class A> using type = rkmk<A, rk::trapezoidal, cayley_coordinates>; static constexpr int p = 2; static constexpr double h = 0.1; };
+struct gauss4_exp { template <class A> using type = rkmk<A, rk::gauss_legendre<2>, exp_coordinates>; static constexpr int p = 4; static constexpr double h = 0.1; };
+struct gauss4_cay { template <class A> using type = rkmk<A, rk::gauss_legendre<2>, cayley_coordinates>; static constexpr int p = 4; static constexpr double h = 0.1; };
+
+using rkmk_methods = boost::mpl::list<euler_exp, euler_cay, heun_exp, heun_cay, rk4_exp, rk4_cay, gl2_exp, gl2_cay,
+                                      trap_exp, trap_cay, gauss4_exp, gauss4_cay>;
+// The methods of Engø–Faltinsen's experiments (Figs. 3–5, 7, 9) and forward Euler.
+using casimir_methods =
+    boost::mpl::list<euler_exp, euler_cay, heun_exp, heun_cay, rk4_exp, rk4_cay, gl2_exp, gl2_cay, trap_exp, trap_cay>;
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(named_tableaux_satisfy_their_order_conditions) {
+  auto check = [](const auto& t, int p) {
+    const double tight = 1e-15;
+    BOOST_TEST(t.is_explicit());
+    BOOST_TEST(std::fabs(t.b.sum() - 1) <= tight);
+    BOOST_TEST((t.a.rowwise().sum() - t.c).cwiseAbs().maxCoeff() <= tight);
+    if (p >= 2) BOOST_TEST(std::fabs(t.b.dot(t.c) - 0.5) <= tight);
+    if (p >= 4) {
+      BOOST_TEST(std::fabs(t.b.dot(t.c.cwiseAbs2()) - 1.0 / 3) <= tight);
+      BOOST_TEST(std::fabs(t.b.dot(t.a * t.c) - 1.0 / 6) <= tight);
+      BOOST_TEST(std::fabs(t.b.dot(t.c.cwiseAbs2().cwiseProduct(t.c)) - 0.25) <= tight);
+      BOOST_TEST(std::fabs(t.b.dot(t.c.cwiseProduct(t.a * t.c)) - 0.125) <= tight);
+      BOOST_TEST(std::fabs(t.b.dot(t.a * t.c.cwiseAbs2()) - 1.0 / 12) <= tight);
+      BOOST_TEST(std::fabs(t.b.dot(t.a * t.a * t.c) - 1.0 / 24) <= tight);
+    }
+    BOOST_TEST(t.order == p);
+  };
+  check(forward_euler_tableau(), 1);
+  check(heun_tableau(), 2);
+  check(rk4_tableau(), 4);
+}
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(rkmk_observed_order_on_the_rigid_body, M, rkmk_methods) {
+  // Global error at t = 2 against dopri5 (tolerance 1e-14), h = 0.1 … 0.0125: the log–log slope
+  // is the order of the tableau (±0.25: the step sizes are in the asymptotic range, errors
+  // ≥ 1e-10 stay far above the reference's).
+  const problems::free_rigid_body body;
+  const double slope = observed_order<typename M::template type<so3>>(
+      body, problems::free_rigid_body::engo_faltinsen_initial_state(), 2.0, {20, 40, 80, 160});
+  BOOST_TEST_MESSAGE("rigid body, order " << M::p << ": observed " << slope);
+  BOOST_TEST(std::fabs(slope - M::p) <= 0.25);
+}
+
+BOOST_AUTO_TEST_CASE(rkmk_fourth_order_on_heavy_top_sine_euler_so5_and_structure_constants) {
+  // The commutator corrections of dexp⁻¹ / dcay⁻¹ in every algebra: RK4 and two-stage Gauss keep
+  // order 4 in both coordinates.
+  const problems::heavy_top_se3 top;
+  const problems::sine_euler<3> fluid;
+  const problems::rigid_body_so_n<5> body5;
+  const rigid_body_on_constants body_c;
+  const auto y_top = problems::heavy_top_se3::engo_faltinsen_initial_state();
+  const auto y_fluid = problems::sine_euler<3>::random_initial_state();
+  const auto y5 = problems::rigid_body_so_n<5>::initial_state();
+  const auto y_c = problems::free_rigid_body::engo_faltinsen_initial_state();
+  const std::vector<int> n = {20, 40, 80, 160};
+  const double s[] = {
+      observed_order<rkmk<se3, rk::rk4>>(top, y_top, 0.5, n),
+      observed_order<rkmk<se3, rk::rk4, cayley_coordinates>>(top, y_top, 0.5, n),
+      observed_order<rkmk<se3, rk::gauss_legendre<2>, cayley_coordinates>>(top, y_top, 0.5, n),
+      observed_order<rkmk<su_n<3>, rk::rk4>>(fluid, y_fluid, 1.0, n),
+      observed_order<rkmk<su_n<3>, rk::rk4, cayley_coordinates>>(fluid, y_fluid, 1.0, n),
+      observed_order<rkmk<so_n<5>, rk::rk4>>(body5, y5, 1.0, n),
+      observed_order<rkmk<so_n<5>, rk::rk4, cayley_coordinates>>(body5, y5, 1.0, n),
+      observed_order<rkmk<structure_constants<3>, rk::rk4>>(body_c, y_c, 2.0, n),
+  };
+  for (double slope : s) {
+    BOOST_TEST_MESSAGE("order 4: observed " << slope);
+    BOOST_TEST(std::fabs(slope - 4) <= 0.25);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(discrete_gradient_is_second_order) {
+  const problems::free_rigid_body body;
+  const problems::heavy_top_se3 top;
+  const quartic_rigid_body quartic;
+  const auto y0 = problems::free_rigid_body::engo_faltinsen_initial_state();
+  const std::vector<int> n = {20, 40, 80, 160};
+  const double s[] = {
+      observed_order<lie_discrete_gradient<so3>>(body, y0, 2.0, n),
+      observed_order<lie_discrete_gradient<so3, cayley_coordinates>>(body, y0, 2.0, n),
+      observed_order<lie_discrete_gradient<se3>>(top, problems::heavy_top_se3::engo_faltinsen_initial_state(), 0.5, n),
+      observed_order<lie_discrete_gradient<so3, exp_coordinates, gonzalez_gradient>>(quartic, y0, 2.0, n),
+  };
+  for (double slope : s) BOOST_TEST(std::fabs(slope - 2) <= 0.25);
+}
+
+// ---- Casimirs and energy over 1e5 steps ----
+
+BOOST_TEST_DECORATOR(*boost::unit_test::label("slow"))
+BOOST_AUTO_TEST_CASE_TEMPLATE(casimirs_to_round_off_over_1e5_steps, M, casimir_methods) {
+  // The update is a coadjoint action (Lemma 1): the Casimirs only see the rounding of the state,
+  // ~ε√n·scale ≈ 4e-14 for n = 1e5 (casimir_drift); the bound 1e-13 leaves a factor 2.
+  // Engø–Faltinsen's data and step h = 0.1 (forward Euler: 0.01, see euler_exp; su(3): a random
+  // vorticity; so(5): a generic body).
+  constexpr long n = 100000;
+  const double rb = casimir_drift(typename M::template type<so3>{}, problems::free_rigid_body{},
+                                  problems::free_rigid_body::engo_faltinsen_initial_state(), M::h, n);
+  const double top = casimir_drift(typename M::template type<se3>{}, problems::heavy_top_se3{},
+                                   problems::heavy_top_se3::engo_faltinsen_initial_state(), M::h, n);
+  const double fluid = casimir_drift(typename M::template type<su_n<3>>{}, problems::sine_euler<3>{},
+                                     problems::sine_euler<3>::random_initial_state(), M::h, n);
+  const double body5 = casimir_drift(typename M::template type<so_n<5>>{}, problems::rigid_body_so_n<5>{},
+                                     problems::rigid_body_so_n<5>::initial_state(), M::h, n);
+  BOOST_TEST_MESSAGE("Casimir drift: rigid body " << rb << ", heavy top " << top << ", sine-Euler su(3) " << fluid
+                                                  << ", so(5) body " << body5);
+  BOOST_TEST(rb <= 1e-13);
+  BOOST_TEST(top <= 1e-13);
+  BOOST_TEST(fluid <= 1e-13);
+  BOOST_TEST(body5 <= 1e-13);
+}
+
+BOOST_AUTO_TEST_CASE(casimirs_on_the_structure_constant_algebra_over_1e5_steps, *boost::unit_test::label("slow")) {
+  constexpr long n = 100000;
+  const rigid_body_on_constants body;
+  const auto y0 = problems::free_rigid_body::engo_faltinsen_initial_state();
+  BOOST_TEST(casimir_drift(rkmk<structure_constants<3>, rk::rk4>{}, body, y0, 0.1, n) <= 1e-13);
+  BOOST_TEST(casimir_drift(rkmk<structure_constants<3>, rk::trapezoidal>{}, body, y0, 0.1, n) <= 1e-13);
+  BOOST_TEST(casimir_drift(lie_discrete_gradient<structure_constants<3>>{}, body, y0, 0.1, n) <= 1e-13);
+}
+
+BOOST_AUTO_TEST_CASE(discrete_gradient_conserves_energy_over_1e5_steps, *boost::unit_test::label("slow")) {
+  // Theorem 2 with σ solved to round-off: H changes only by the rounding of each step, a random
+  // walk of ~ε√n ≈ 4e-14 relative for n = 1e5; bound 1e-13.
+  constexpr long n = 100000;
+  auto frozen = lie_discrete_gradient<so3>::default_options();
+  frozen.jacobian = lie_jacobian::frozen;
+  const problems::free_rigid_body body;
+  const problems::heavy_top_se3 top;
+  const problems::sine_euler<3> fluid;
+  const problems::rigid_body_so_n<5> body5;
+  const auto y_rb = problems::free_rigid_body::engo_faltinsen_initial_state();
+  const auto y_top = problems::heavy_top_se3::engo_faltinsen_initial_state();
+  const auto y_fluid = problems::sine_euler<3>::random_initial_state();
+  const auto y5 = problems::rigid_body_so_n<5>::initial_state();
+  lie_discrete_gradient<so3> rb_exp, rb_exp_frozen(frozen);
+  lie_discrete_gradient<so3, cayley_coordinates> rb_cay, rb_cay_frozen(frozen);
+  lie_discrete_gradient<se3> top_exp;
+  lie_discrete_gradient<se3, cayley_coordinates> top_cay(frozen);
+  lie_discrete_gradient<su_n<3>> fluid_exp;
+  lie_discrete_gradient<su_n<3>, cayley_coordinates> fluid_cay(frozen);
+  lie_discrete_gradient<so_n<5>> body5_exp(frozen);
+  lie_discrete_gradient<so_n<5>, cayley_coordinates> body5_cay;
+  const double e[] = {energy_drift(rb_exp, body, y_rb, 0.1, n),       energy_drift(rb_exp_frozen, body, y_rb, 0.1, n),
+                      energy_drift(rb_cay, body, y_rb, 0.1, n),       energy_drift(rb_cay_frozen, body, y_rb, 0.1, n),
+                      energy_drift(top_exp, top, y_top, 0.1, n),      energy_drift(top_cay, top, y_top, 0.1, n),
+                      energy_drift(fluid_exp, fluid, y_fluid, 0.1, n), energy_drift(fluid_cay, fluid, y_fluid, 0.1, n),
+                      energy_drift(body5_exp, body5, y5, 0.1, n),     energy_drift(body5_cay, body5, y5, 0.1, n)};
+  for (double x : e) {
+    BOOST_TEST_MESSAGE("discrete gradient energy drift " << x);
+    BOOST_TEST(x <= 1e-13);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(gonzalez_gradient_conserves_a_non_quadratic_energy) {
+  // For H with a quartic term the trapezoidal average is no discrete gradient and the energy
+  // moves (≥ 1e-6 here); Gonzalez's discrete gradient keeps it to round-off (1e4 steps: ~1e-14).
+  const quartic_rigid_body body;
+  const auto y0 = problems::free_rigid_body::engo_faltinsen_initial_state();
+  lie_discrete_gradient<so3, exp_coordinates, gonzalez_gradient> gonzalez;
+  lie_discrete_gradient<so3, cayley_coordinates, gonzalez_gradient> gonzalez_cay;
+  lie_discrete_gradient<so3> trapezoidal;
+  BOOST_TEST(energy_drift(gonzalez, body, y0, 0.1, 10000) <= 3e-14);
+  BOOST_TEST(energy_drift(gonzalez_cay, body, y0, 0.1, 10000) <= 3e-14);
+  BOOST_TEST(energy_drift(trapezoidal, body, y0, 0.1, 10000) >= 1e-6);
+}
+
+BOOST_AUTO_TEST_CASE(energy_bounded_for_gl2_exp_and_drifting_for_gl2_cayley_and_heun) {
+  // Engø–Faltinsen §6.1 (Fig. 3): GL2 in exponential coordinates is self-adjoint and its energy
+  // error stays in a band; GL2 in Cayley coordinates and Heun's method drift linearly. Compared
+  // as max |H − H₀| over [0, T] and [0, 10T], T = 25, h = 0.1: a band gives a ratio near 1, a
+  // linear drift a ratio near 10.
+  const problems::free_rigid_body body;
+  const auto y0 = problems::free_rigid_body::engo_faltinsen_initial_state();
+  auto ratio = [&](auto stepper) {
+    auto copy = stepper;
+    return energy_drift(copy, body, y0, 0.1, 2500) / energy_drift(stepper, body, y0, 0.1, 250);
+  };
+  const double gl2_exp = ratio(rkmk<so3, rk::implicit_midpoint, exp_coordinates>{});
+  const double gl2_cay = ratio(rkmk<so3, rk::implicit_midpoint, cayley_coordinates>{});
+  const double heun_exp = ratio(rkmk<so3, rk::heun, exp_coordinates>{});
+  const double heun_cay = ratio(rkmk<so3, rk::heun, cayley_coordinates>{});
+  BOOST_TEST_MESSAGE("energy error ratio [0,10T]/[0,T]: GL2 exp " << gl2_exp << ", GL2 Cayley " << gl2_cay
+                                                                  << ", Heun exp " << heun_exp << ", Heun Cayley "
+                                                                  << heun_cay);
+  BOOST_TEST(gl2_exp <= 1.5);
+  BOOST_TEST(gl2_cay >= 5);
+  BOOST_TEST(heun_exp >= 5);
+  BOOST_TEST(heun_cay >= 5);
+}
+
+BOOST_AUTO_TEST_CASE(rkmk_trapezoidal_is_the_discrete_gradient_method) {
+  // With q = 0 the RKMK trapezoidal rule solves σ = (h/2)(∇H(y₀) + ∇H(y₁)): the same map as
+  // lie_discrete_gradient, both solved to round-off (agreement to 1e-13 after 100 steps).
+  const problems::free_rigid_body body;
+  const auto y0 = problems::free_rigid_body::engo_faltinsen_initial_state();
+  vector<3> a = y0, b = y0, c = y0, d = y0;
+  rkmk<so3, rk::trapezoidal> r;
+  lie_discrete_gradient<so3> g;
+  rkmk<so3, rk::trapezoidal, cayley_coordinates> rc;
+  lie_discrete_gradient<so3, cayley_coordinates> gc;
+  for (int k = 0; k < 100; ++k) {
+    r.do_step(body, a, 0.1 * k, 0.1);
+    g.do_step(body, b, 0.1 * k, 0.1);
+    rc.do_step(body, c, 0.1 * k, 0.1);
+    gc.do_step(body, d, 0.1 * k, 0.1);
+  }
+  BOOST_TEST((a - b).norm() <= 1e-13);
+  BOOST_TEST((c - d).norm() <= 1e-13);
+  BOOST_TEST((a - c).norm() >= 1e-6);  // the coordinates do matter
+}
+
+BOOST_AUTO_TEST_CASE(frozen_and_exact_jacobians_solve_the_same_equation) {
+  // (5.28) at the iterate and the frozen Dg(0) of §5.3 converge to the same σ (to round-off); the
+  // frozen matrix is refreshed once per step and needs more iterations.
+  const problems::heavy_top_se3 top;
+  const auto y0 = problems::heavy_top_se3::engo_faltinsen_initial_state();
+  auto frozen = lie_discrete_gradient<se3>::default_options();
+  frozen.jacobian = lie_jacobian::frozen;
+  lie_discrete_gradient<se3> exact_stepper, frozen_stepper(frozen);
+  vector<6> a = y0, b = y0;
+  for (int k = 0; k < 200; ++k) {
+    exact_stepper.do_step(top, a, 0.1 * k, 0.1);
+    frozen_stepper.do_step(top, b, 0.1 * k, 0.1);
+  }
+  BOOST_TEST((a - b).norm() <= 1e-12 * a.norm());
+  const auto& se = exact_stepper.statistics().newton;
+  const auto& sf = frozen_stepper.statistics().newton;
+  BOOST_TEST_MESSAGE("Newton iterations per step: exact " << double(se.iterations) / 200 << ", frozen "
+                                                          << double(sf.iterations) / 200);
+  // Newton with (5.28) converges quadratically: from σ⁰ = h∇H(y₀) (relative error O(h) ~ 0.1)
+  // the errors go 1e-2, 1e-4, 1e-8, 1e-16, and one more increment confirms round-off: at most 5
+  // iterations per step; the frozen matrix contracts linearly.
+  BOOST_TEST(se.iterations < sf.iterations);
+  BOOST_TEST(se.iterations <= 5 * 200);
+  BOOST_TEST(sf.jacobian_updates == 200);
+}
+
+// ---- bad input ----
+
+BOOST_AUTO_TEST_CASE(newton_failure_throws_step_error_and_leaves_y_unchanged) {
+  const problems::free_rigid_body body;
+  const vector<3> y0 = problems::free_rigid_body::engo_faltinsen_initial_state();
+  lie_options few;
+  few.newton.max_iterations = 1;  // one iteration cannot reach round-off
+  lie_discrete_gradient_options few_dg;
+  few_dg.newton.max_iterations = 1;
+  auto check = [&](auto stepper) {
+    vector<3> y = y0;
+    try {
+      stepper.do_step(body, y, 0.0, 0.1);
+      BOOST_ERROR("expected step_error");
+    } catch (const step_error& e) {
+      BOOST_TEST((e.reason() == failure_reason::max_iterations));
+      BOOST_TEST(e.step_size() == 0.1);
+      BOOST_TEST(std::string(e.what()).find("max_iterations") != std::string::npos);
+    }
+    BOOST_TEST((y.array() == y0.array()).all());
+  };
+  check(rkmk<so3, rk::implicit_midpoint>(few));
+  check(rkmk<so3, rk::trapezoidal, cayley_coordinates>(few));
+  check(lie_discrete_gradient<so3>(few_dg));
+}
+
+BOOST_AUTO_TEST_CASE(non_finite_gradient_throws_step_error_and_leaves_y_unchanged) {
+  poisoned_rigid_body body;
+  body.poisoned = true;
+  const vector<3> y0 = problems::free_rigid_body::engo_faltinsen_initial_state();
+  auto check = [&](auto stepper) {
+    vector<3> y = y0;
+    BOOST_CHECK_THROW(stepper.do_step(body, y, 0.0, 0.1), step_error);
+    BOOST_TEST((y.array() == y0.array()).all());
+  };
+  check(rkmk<so3, rk::rk4>());
+  check(rkmk<so3, rk::implicit_midpoint>());
+  check(lie_discrete_gradient<so3>());
+}
+
+BOOST_AUTO_TEST_CASE(wrong_state_size_is_rejected_with_a_clear_message) {
+  const problems::free_rigid_body body;
+  Eigen::VectorXd y = Eigen::VectorXd::Ones(4);
+  rkmk<so3, rk::rk4> stepper;
+  try {
+    stepper.do_step(body, y, 0.0, 0.1);
+    BOOST_ERROR("expected std::invalid_argument");
+  } catch (const std::invalid_argument& e) {
+    const std::string what = e.what();
+    BOOST_TEST(what.find("has 4 entries") != std::string::npos);
+    BOOST_TEST(what.find("so3 has dimension 3") != std::string::npos);
+  }
+  BOOST_TEST((y.array() == 1).all());
+  std::vector<double> z(5, 1.0);
+  lie_discrete_gradient<se3> dg;
+  BOOST_CHECK_THROW(dg.do_step(problems::heavy_top_se3{}, z, 0.0, 0.1), std::invalid_argument);
+  // The right size in a std::vector or std::array works.
+  std::vector<double> w = {0.875, 0.625, 0.25};
+  std::array<double, 3> v = {0.875, 0.625, 0.25};
+  stepper.do_step(body, w, 0.0, 0.1);
+  stepper.do_step(body, v, 0.0, 0.1);
+  BOOST_TEST(std::fabs(w[0] - v[0]) == 0);
+}
+
+// ---- odeint, allocations ----
+
+BOOST_AUTO_TEST_CASE(rkmk_runs_under_odeint_integrate_const) {
+  namespace odeint = boost::numeric::odeint;
+  const problems::free_rigid_body body;
+  vector<3> a = problems::free_rigid_body::engo_faltinsen_initial_state(), b = a;
+  const std::size_t steps = odeint::integrate_const(rkmk<so3, rk::rk4>{}, std::cref(body), a, 0.0, 1.0, 0.1);
+  rkmk<so3, rk::rk4> manual;
+  for (int k = 0; k < 10; ++k) manual.do_step(body, b, 0.1 * k, 0.1);
+  BOOST_TEST(steps == 10u);
+  BOOST_TEST((a - b).norm() <= 1e-15);
+}
+
+namespace {
+template <class Stepper, class System>
+[[gnu::noinline]] long allocations_after_first_step(Stepper stepper, const System& sys, typename System::state_type y) {
+  stepper.do_step(sys, y, 0.0, 0.1);
+  geomint_test::allocation_scope scope;
+  for (int k = 1; k <= 20; ++k) stepper.do_step(sys, y, 0.1 * k, 0.1);
+  return scope.count();
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(no_heap_allocation_after_the_first_step_for_fixed_size_algebras) {
+  const problems::free_rigid_body rb;
+  const problems::heavy_top_se3 top;
+  const problems::sine_euler<3> fluid;
+  const problems::rigid_body_so_n<5> body5;
+  const rigid_body_on_constants rbc;
+  const auto y_rb = problems::free_rigid_body::engo_faltinsen_initial_state();
+  const auto y_top = problems::heavy_top_se3::engo_faltinsen_initial_state();
+  const auto y_fluid = problems::sine_euler<3>::random_initial_state();
+  const auto y5 = problems::rigid_body_so_n<5>::initial_state();
+  auto frozen = lie_discrete_gradient<se3, cayley_coordinates>::default_options();
+  frozen.jacobian = lie_jacobian::frozen;
+  const long counts[] = {
+      allocations_after_first_step(rkmk<so3, rk::rk4>{}, rb, y_rb),
+      allocations_after_first_step(rkmk<so3, rk::implicit_midpoint, cayley_coordinates>{}, rb, y_rb),
+      allocations_after_first_step(rkmk<so3, rk::trapezoidal>{}, rb, y_rb),
+      allocations_after_first_step(rkmk<se3, rk::rk4, cayley_coordinates>{}, top, y_top),
+      allocations_after_first_step(rkmk<se3, rk::gauss_legendre<2>>{}, top, y_top),
+      allocations_after_first_step(rkmk<su_n<3>, rk::rk4>{}, fluid, y_fluid),
+      allocations_after_first_step(rkmk<su_n<3>, rk::implicit_midpoint, cayley_coordinates>{}, fluid, y_fluid),
+      allocations_after_first_step(rkmk<so_n<5>, rk::rk4, cayley_coordinates>{}, body5, y5),
+      allocations_after_first_step(rkmk<so_n<5>, rk::trapezoidal>{}, body5, y5),
+      allocations_after_first_step(rkmk<structure_constants<3>, rk::rk4>{}, rbc, y_rb),
+      allocations_after_first_step(lie_discrete_gradient<so3>{}, rb, y_rb),
+      allocations_after_first_step(lie_discrete_gradient<se3, cayley_coordinates>{frozen}, top, y_top),
+      allocations_after_first_step(lie_discrete_gradient<su_n<3>>{}, fluid, y_fluid),
+      allocations_after_first_step(lie_discrete_gradient<so_n<5>, cayley_coordinates>{}, body5, y5),
+      allocations_after_first_step(moser_veselov<so3>{}, rb, y_rb),
+      allocations_after_first_step(moser_veselov<se3>{}, top, y_top),
+      allocations_after_first_step(moser_veselov<so_n<5>>{}, body5, y5),
+      allocations_after_first_step(lie_poisson_leapfrog<so3>{}, rb, y_rb),
+      allocations_after_first_step(lie_poisson_leapfrog<su_n<3>>{}, fluid, y_fluid),
+      allocations_after_first_step(lie_poisson_leapfrog<so_n<5>>{}, body5, y5),
+  };
+  for (long c : counts) BOOST_TEST(c == 0);
+}
