@@ -303,6 +303,7 @@ int compare_command(const arguments& a) {
   pr.problem = a.problem;
   pr.series = labels;
   pr.has_constraint = !rows.empty() && rows.front().has_constraint;
+  pr.has_casimir = !rows.empty() && rows.front().has_casimir;
   pr.work_precision = !wp_methods.empty();
   pr.work_precision_methods = wp_methods;
   std::string message;

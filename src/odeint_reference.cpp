@@ -50,9 +50,7 @@ reference_result solve_dopri5(const problem_instance& instance, const reference_
 
 const registration odeint_reference([] {
   for_each_constrained_problem([](auto tag, const char* name) {
-    add_reference("odeint_dopri5",
-                  "Boost.Odeint runge_kutta_dopri5, controlled, integrate_adaptive, on the index-1 ODE (drifts off g = 0)",
-                  name, solve_dopri5<typename decltype(tag)::type>);
+    add_reference("odeint_dopri5", odeint_dopri5_description, name, solve_dopri5<typename decltype(tag)::type>);
   });
 });
 

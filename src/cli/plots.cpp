@@ -55,6 +55,7 @@ std::vector<std::string> write_plots(const plot_request& r, std::string& message
   const std::string script = p + "_plots.gp";
   std::vector<std::string> pngs{p + "_energy_error.png"};
   if (r.has_constraint) pngs.push_back(p + "_constraint_residual.png");
+  else if (r.has_casimir) pngs.push_back(p + "_casimir_error.png");
   if (r.work_precision) pngs.push_back(p + "_work_precision.png");
   {
     std::ofstream gp(r.directory + "/" + script);
@@ -72,6 +73,10 @@ std::vector<std::string> write_plots(const plot_request& r, std::string& message
     if (r.has_constraint)
       gp << "set output '" << pngs[1] << "'\nset title '" << p
          << ": scaled constraint residual |g(q)| (log scale)' noenhanced\nset ylabel 'constraint residual'\n"
+         << "plot for [m in methods] '" << p << "_series_'.m.'.csv' using 1:(lfloor($3)) with lines title m\n";
+    else if (r.has_casimir)
+      gp << "set output '" << pngs[1] << "'\nset title '" << p
+         << ": relative error of the first Casimir (log scale)' noenhanced\nset ylabel '|Casimir error|'\n"
          << "plot for [m in methods] '" << p << "_series_'.m.'.csv' using 1:(lfloor($3)) with lines title m\n";
     if (r.work_precision)
       gp << "set output '" << pngs.back() << "'\nset title '" << p

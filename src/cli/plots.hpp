@@ -13,6 +13,7 @@ struct plot_request {
   std::string problem;    ///< title and file prefix
   std::vector<std::string> series;  ///< labels l with <problem>_series_<l>.csv present
   bool has_constraint = true;
+  bool has_casimir = false;  ///< without constraints, column 3 is the first Casimir error
   bool work_precision = false;      ///< <problem>_work_precision.csv present
   std::vector<std::string> work_precision_methods;
 };

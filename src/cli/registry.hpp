@@ -155,6 +155,11 @@ const problem_descriptor& find_problem(const std::string& name);
 const method_descriptor& find_method(const std::string& id_or_alias, const std::string& problem);
 const reference_descriptor* find_reference(const std::string& id);
 
+/// The description of the "odeint_dopri5" reference, registered by several families.
+inline constexpr const char* odeint_dopri5_description =
+    "Boost.Odeint runge_kutta_dopri5, controlled, integrate_adaptive, on the plain ODE: the index-1 form of a "
+    "constrained problem (drifts off g = 0), y' = -ad*_{dH} y of a Lie-Poisson one (leaves the coadjoint orbit)";
+
 /// Set by SIGINT (first Ctrl-C); loops poll it and stop cleanly.
 extern volatile std::sig_atomic_t interrupted;
 
