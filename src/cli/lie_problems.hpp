@@ -57,8 +57,7 @@ const lie_poisson_problem<System>& as_lie_problem(const problem_instance& p) {
 template <class System, class Stepper>
 class lie_runner final : public runner {
  public:
-  lie_runner(const System& sys, const typename System::state_type& y0, Stepper s = {})
-      : sys_(sys), y_(y0), stepper_(std::move(s)) {}
+  lie_runner(const System& sys, const typename System::state_type& y0) : sys_(sys), y_(y0) {}
   void step(double t, double dt) override { stepper_.do_step(sys_, y_, t, dt); }
   void state(std::vector<double>& out) const override { out.assign(y_.data(), y_.data() + y_.size()); }
 
@@ -69,10 +68,10 @@ class lie_runner final : public runner {
 };
 
 template <class Stepper, class System>
-runner_factory lie_runner_for(Stepper s = {}) {
-  return [s](const problem_instance& p) -> std::unique_ptr<runner> {
+runner_factory lie_runner_for() {
+  return [](const problem_instance& p) -> std::unique_ptr<runner> {
     const auto& problem = as_lie_problem<System>(p);
-    return std::make_unique<lie_runner<System, Stepper>>(problem.system(), problem.start(), s);
+    return std::make_unique<lie_runner<System, Stepper>>(problem.system(), problem.start());
   };
 }
 
