@@ -46,6 +46,8 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <type_traits>
+#include <utility>
 
 #include "geomint/core/types.hpp"
 
@@ -144,6 +146,15 @@ M expm1(const M& s) {
   return e;
 }
 
+/// Whether an algebra offers the double-precision coadjoint actions exp_coadjoint_double /
+/// cayley_coadjoint_double (for stage points, see exp_coordinates::stage_act).
+template <class A, class = void>
+struct has_double_actions : std::false_type {};
+template <class A>
+struct has_double_actions<A, std::void_t<decltype(std::declval<const A&>().exp_coadjoint_double(
+                                 std::declval<const typename A::vector_type&>(),
+                                 std::declval<const typename A::vector_type&>()))>> : std::true_type {};
+
 }  // namespace lie_detail
 
 /// dexp⁻¹_σ v = Σ_{k=0}^{q} (B_k/k!) ad_σ^k v (Engø–Faltinsen (4.19)), truncated after degree q
@@ -153,6 +164,11 @@ typename Algebra::vector_type dexp_inv(const Algebra& a, const Eigen::MatrixBase
                                        const Eigen::MatrixBase<V>& v, int q) {
   using vec = typename Algebra::vector_type;
   const vec s = sigma;
+  if (q == 0) return v;
+  if (q == 1 || q == 2) {  // the truncations RKMK of order ≤ 4 uses: v − ½[σ, v] + (1/12)[σ, [σ, v]]
+    const vec b = a.bracket(s, v);
+    return q == 1 ? vec(v - b / 2) : vec(v - b / 2 + a.bracket(s, b) / 12);
+  }
   return lie_detail::bernoulli_series(vec(v), q, [&](const vec& x) -> vec { return a.bracket(s, x); });
 }
 
