@@ -15,7 +15,7 @@
 int main(int argc, char** argv) {
   using namespace geomint;
   const double h = argc > 1 ? std::atof(argv[1]) : 0.05, T = argc > 2 ? std::atof(argv[2]) : 3000.0;
-  problems::heavy_top_parameters par;
+  problems::heavy_top_so3_parameters par;
   // McLachlan–Scovel use α_i with principal moments α₂ + α₃, α₁ + α₃, α₁ + α₂.
   const double a1 = 0.44, a2 = 0.5, a3 = 1.0;
   par.i1 = a2 + a3;

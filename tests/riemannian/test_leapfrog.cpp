@@ -213,7 +213,7 @@ BOOST_AUTO_TEST_CASE(heavy_top_conserves_the_vertical_spatial_momentum) {
     }
     return worst / m0.norm();
   };
-  problems::heavy_top_parameters free;
+  problems::heavy_top_so3_parameters free;
   free.c = 0;
   BOOST_TEST(GEOMINT_MEASURED("vertical momentum drift, heavy top", drift(heavy_top_so3(), false)) < 1e-11);
   BOOST_TEST(GEOMINT_MEASURED("spatial momentum drift, free rigid body", drift(heavy_top_so3(free), true)) < 1e-11);
@@ -258,7 +258,7 @@ BOOST_AUTO_TEST_CASE(proportional_metric_gives_the_kinetic_potential_splitting) 
   BOOST_TEST(GEOMINT_MEASURED("leapfrog vs splitting, sphere, one step", one_step) < 1e-15);
   BOOST_TEST(GEOMINT_MEASURED("leapfrog vs splitting, sphere, 200 steps", distance(a, b)) < 1e-13);
 
-  problems::heavy_top_parameters spherical;
+  problems::heavy_top_so3_parameters spherical;
   spherical.i1 = spherical.i2 = spherical.i3 = 1.7;
   spherical.chi_x = 0.3;
   const heavy_top_so3 top(spherical);

@@ -7,6 +7,7 @@
 #include <new>
 #include <string>
 
+#include "c_flags.hpp"
 #include "c_model.hpp"
 #include "geomint/sundials/geomint_sundials.h"
 #include "geomint/sundials/sunlinsol_factorization.hpp"
@@ -26,6 +27,15 @@ const method_info* find_method(int id) {
       {GEOMINT_CONSTRAINED_LOBATTO_6_4, "constrained_lobatto_6_4", 4},
       {GEOMINT_CONSTRAINED_LOBATTO_8_5, "constrained_lobatto_8_5", 5},
       {GEOMINT_CONSTRAINED_SYMPLECTIC_EULER_1_2, "constrained_symplectic_euler_1_2", 2},
+      {GEOMINT_REICH_SYMMETRIC_2, "constrained_reich_symmetric_2", 0},
+      {GEOMINT_VARIATIONAL_MIDPOINT_2, "variational_midpoint_2", 0},
+      {GEOMINT_SHAKE_2, "variational_shake_2", 0},
+      {GEOMINT_LIE_RKMK_RK4_EXP_4_4, "lie_rkmk_rk4_exp_4_4", 4, true},
+      {GEOMINT_LIE_RKMK_RK4_CAYLEY_4_4, "lie_rkmk_rk4_cayley_4_4", 4, true},
+      {GEOMINT_LIE_RKMK_MIDPOINT_EXP_2_1, "lie_rkmk_midpoint_exp_2_1", 1, true},
+      {GEOMINT_LIE_RKMK_MIDPOINT_CAYLEY_2_1, "lie_rkmk_midpoint_cayley_2_1", 1, true},
+      {GEOMINT_LIE_DISCRETE_GRADIENT_EXP_2, "lie_discrete_gradient_exp_2", 0, true},
+      {GEOMINT_LIE_DISCRETE_GRADIENT_CAYLEY_2, "lie_discrete_gradient_cayley_2", 0, true},
   };
   for (const method_info& m : methods)
     if (m.id == id) return &m;
@@ -34,7 +44,8 @@ const method_info* find_method(int id) {
 
 namespace {
 
-struct memory {
+struct memory : memory_kind {
+  memory() : memory_kind(memory_kind::constrained) {}
   SUNContext ctx = nullptr;
   int method = 0;
   bool initialized = false;
@@ -62,7 +73,7 @@ struct memory {
   }
   void retire_stepper() {
     if (!stepper) return;
-    const constrained_statistics& s = stepper->statistics();
+    const constrained_statistics s = stepper->statistics();
     retired.steps += s.steps;
     retired.general_solver_steps += s.general_solver_steps;
     retired.newton.solves += s.newton.solves;
@@ -88,7 +99,11 @@ struct memory {
     return *stepper;
   }
   long stage_system_size() {
-    return geomint::stage_system_size(ensure_stepper().stages(), problem.n, problem.m, problem.separable());
+    c_stepper& s = ensure_stepper();
+    if (!s.uses_linear_solver())
+      throw std::invalid_argument(std::string("geomint: ") + find_method(method)->name +
+                                  " solves its own small systems and takes no SUNLinearSolver");
+    return geomint::stage_system_size(s.stages(), problem.n, problem.m, problem.separable());
   }
 };
 
@@ -98,38 +113,15 @@ bool serial(N_Vector v, int n) {
 Eigen::Map<Eigen::VectorXd> data(N_Vector v) { return {N_VGetArrayPointer(v), N_VGetLength(v)}; }
 Eigen::Map<Eigen::VectorXd> data(const vector_handle& v) { return data(v.get()); }
 
-int flag_of(failure_reason r) {
-  switch (r) {
-    case failure_reason::newton_diverged:
-    case failure_reason::max_iterations: return GEOMINT_NEWTON_FAIL;
-    case failure_reason::non_finite_value: return GEOMINT_NONFINITE;
-    case failure_reason::singular_constraint_jacobian: return GEOMINT_SINGULAR_JACOBIAN;
-    case failure_reason::inconsistent_initial_state: return GEOMINT_INCONSISTENT_STATE;
-  }
-  return GEOMINT_UNRECOGNIZED_ERROR;
-}
-
 /// Runs f(memory&) → flag; maps every exception to its flag and message. Nothing escapes to C.
 template <class F>
 int guarded(void* mem, F&& f, bool needs_init = true) {
-  auto* m = static_cast<memory*>(mem);
-  if (!m) return GEOMINT_MEM_NULL;
-  if (needs_init && !m->initialized) return m->fail(GEOMINT_NO_MALLOC, "geomint: call GeomintInit first");
-  try {
-    return f(*m);
-  } catch (const callback_error& e) {
-    return m->fail(e.code() > 0 ? GEOMINT_CALLBACK_RECOVERABLE : GEOMINT_CALLBACK_FAIL, e.what());
-  } catch (const step_error& e) {
-    return m->fail(flag_of(e.reason()), e.what());
-  } catch (const linear_solver_error& e) {
-    return m->fail(e.where() == linear_solver_error::stage::solve ? GEOMINT_LSOLVE_FAIL : GEOMINT_LSETUP_FAIL, e.what());
-  } catch (const std::invalid_argument& e) {
-    return m->fail(GEOMINT_ILL_INPUT, e.what());
-  } catch (const std::bad_alloc&) {
-    return m->fail(GEOMINT_MEM_FAIL, "geomint: out of memory");
-  } catch (const std::exception& e) {
-    return m->fail(GEOMINT_UNRECOGNIZED_ERROR, e.what());
-  }
+  return guarded_call<memory>(mem, memory_kind::constrained, needs_init, "GeomintInit", std::forward<F>(f));
+}
+
+bool constrained_method(int id) {
+  const method_info* info = find_method(id);
+  return info && !info->lie;
 }
 
 int ill_input(memory& m, const std::string& why) { return m.fail(GEOMINT_ILL_INPUT, "geomint: " + why); }
@@ -154,17 +146,17 @@ using namespace geomint::sundials::detail;
 extern "C" {
 
 void* GeomintCreate(SUNContext sunctx, int method) {
-  if (!sunctx || !find_method(method)) return nullptr;
+  if (!sunctx || !constrained_method(method)) return nullptr;
   auto* m = new (std::nothrow) memory;
   if (!m) return nullptr;
   m->ctx = sunctx;
   m->method = method;
-  return m;
+  return static_cast<memory_kind*>(m);
 }
 
 void GeomintFree(void** mem) {
-  if (!mem) return;
-  delete static_cast<memory*>(*mem);
+  if (!mem || !*mem || static_cast<memory_kind*>(*mem)->kind != memory_kind::constrained) return;
+  delete static_cast<memory*>(static_cast<memory_kind*>(*mem));
   *mem = nullptr;
 }
 
@@ -204,7 +196,10 @@ int GeomintReInit(void* mem, sunrealtype t0, N_Vector q0, N_Vector p0) {
 
 int GeomintSetMethod(void* mem, int method) {
   return guarded(mem, [&](memory& m) {
-    if (!find_method(method)) return m.fail(GEOMINT_BAD_METHOD, "geomint: unknown method id " + std::to_string(method));
+    if (!constrained_method(method))
+      return m.fail(GEOMINT_BAD_METHOD, find_method(method) ? "geomint: method " + std::to_string(method) +
+                                                                  " is a Lie-Poisson method (GeomintLieCreate)"
+                                                            : "geomint: unknown method id " + std::to_string(method));
     if (method != m.method) {
       m.retire_stepper();
       m.method = method;
@@ -332,12 +327,16 @@ int GeomintEvolve(void* mem, sunrealtype tout, N_Vector q, N_Vector p, sunrealty
     if (!std::isfinite(tout)) return ill_input(m, "tout must be finite");
     if (!(m.h > 0)) return ill_input(m, "set the step size with GeomintSetFixedStep");
     c_stepper& stepper = m.ensure_stepper();
+    if (m.factorization && !stepper.uses_linear_solver())
+      return ill_input(m, std::string("GeomintSetLinearSolver applies to the constrained PRK methods (RATTLE, Lobatto, "
+                                      "symplectic Euler), not to ") + find_method(m.method)->name);
     if (m.factorization && m.factorization->size() != m.stage_system_size())
       return ill_input(m, "the linear solver's matrix has order " + std::to_string(m.factorization->size()) +
                               ", the stage Newton systems have order " + std::to_string(m.stage_system_size()) +
                               " (GeomintGetLinearSystemSize)");
-    stepper.options() = m.options;
-    stepper.options().linear_solver = m.factorization.get();
+    geomint::constrained_options options = m.options;
+    options.linear_solver = m.factorization.get();
+    stepper.configure(options);
 
     // Steps of h from t_start (times t_start + k h, so that round-off does not accumulate);
     // the last one ends exactly at tout, shortened unless it is h up to round-off.
@@ -427,18 +426,16 @@ int GeomintGetLinearSystemSize(void* mem, sunindextype* size) {
 }
 
 int GeomintGetLastFlag(void* mem, int* flag) {
-  auto* m = static_cast<memory*>(mem);
-  if (!m) return GEOMINT_MEM_NULL;
-  if (!flag) return GEOMINT_ILL_INPUT;
-  *flag = m->last_flag;
+  if (!mem) return GEOMINT_MEM_NULL;
+  if (!flag || static_cast<memory_kind*>(mem)->kind != memory_kind::constrained) return GEOMINT_ILL_INPUT;
+  *flag = static_cast<memory*>(static_cast<memory_kind*>(mem))->last_flag;
   return GEOMINT_SUCCESS;
 }
 
 int GeomintGetLastErrorMessage(void* mem, const char** message) {
-  auto* m = static_cast<memory*>(mem);
-  if (!m) return GEOMINT_MEM_NULL;
-  if (!message) return GEOMINT_ILL_INPUT;
-  *message = m->message.c_str();
+  if (!mem) return GEOMINT_MEM_NULL;
+  if (!message || static_cast<memory_kind*>(mem)->kind != memory_kind::constrained) return GEOMINT_ILL_INPUT;
+  *message = static_cast<memory*>(static_cast<memory_kind*>(mem))->message.c_str();
   return GEOMINT_SUCCESS;
 }
 

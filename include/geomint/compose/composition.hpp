@@ -72,6 +72,9 @@ class composition {
     }
   }
 
+  /// Forgets what the base stepper cached from earlier steps (odeint's reset()).
+  void reset() { base_.reset(); }
+
   Base& base() { return base_; }
   const Base& base() const { return base_; }
   static constexpr const auto& coefficients() { return Scheme::coefficients; }

@@ -17,7 +17,7 @@
 
 namespace geomint::problems {
 
-struct heavy_top_parameters {
+struct heavy_top_so3_parameters {
   double i1 = 1.0, i2 = 2.0, i3 = 3.0;  // principal moments of inertia about the fixed point
   double c = 1.0;                       // m γ ℓ
   double chi_x = 0.0, chi_y = 0.0, chi_z = 1.0;
@@ -27,7 +27,7 @@ class heavy_top_so3 {
  public:
   using space_type = so3_group;
   using state_type = std::pair<vector<9>, vector<3>>;
-  using parameters_type = heavy_top_parameters;
+  using parameters_type = heavy_top_so3_parameters;
   static constexpr bool constant_metric = true;
 
   explicit heavy_top_so3(const parameters_type& p = {})

@@ -54,17 +54,31 @@ extern "C" {
 #define GEOMINT_IDA_FAIL -11           /* the IDA reference failed (IDA's flag in the stats)    */
 #define GEOMINT_UNRECOGNIZED_ERROR -99
 
-/* ---- Method ids: family_name_order_stages ------------------------------------------------
- * 100-199 constrained family. 200-299 are reserved for the Lie-Poisson family (lie_*) and
- * 300-399 for the variational family (variational_*): their ids are added here when those
- * families join the module. */
+/* ---- Method ids: family_name_order_stages (family_name_order where stages do not apply) ----
+ * 100-199 constrained family, 300-399 variational family: the constrained lifecycle below.
+ * 200-299 Lie-Poisson family: the GeomintLie* lifecycle (end of this header). */
 typedef enum {
   GEOMINT_CONSTRAINED_RATTLE_2_2 = 100,           /* RATTLE                                  */
   GEOMINT_CONSTRAINED_LOBATTO_2_2 = 101,          /* Lobatto IIIA-IIIB, 2 stages (= RATTLE)  */
   GEOMINT_CONSTRAINED_LOBATTO_4_3 = 102,          /* Lobatto IIIA-IIIB, 3 stages             */
   GEOMINT_CONSTRAINED_LOBATTO_6_4 = 103,          /* Lobatto IIIA-IIIB, 4 stages             */
   GEOMINT_CONSTRAINED_LOBATTO_8_5 = 104,          /* Lobatto IIIA-IIIB, 5 stages             */
-  GEOMINT_CONSTRAINED_SYMPLECTIC_EULER_1_2 = 105  /* constrained symplectic Euler            */
+  GEOMINT_CONSTRAINED_SYMPLECTIC_EULER_1_2 = 105, /* constrained symplectic Euler            */
+  GEOMINT_REICH_SYMMETRIC_2 = 106,                /* Reich / McLachlan-Scovel symmetric
+                                                     constraint algorithm; any H, dense G     */
+  GEOMINT_VARIATIONAL_MIDPOINT_2 = 300,           /* variational midpoint (Marsden-Wendlandt
+                                                     §6); separable H (GeomintSetMass), dense G */
+  GEOMINT_SHAKE_2 = 301,                          /* SHAKE, the two-step form of the same DEL
+                                                     equations; separable H, dense G. Started
+                                                     by one variational-midpoint step        */
+  /* Lie-Poisson (GeomintLieCreate); Engø-Faltinsen 1999. Casimirs kept to round-off by all.  */
+  GEOMINT_LIE_RKMK_RK4_EXP_4_4 = 200,             /* RKMK, classical RK4, exp coordinates    */
+  GEOMINT_LIE_RKMK_RK4_CAYLEY_4_4 = 201,          /* RKMK, classical RK4, Cayley coordinates */
+  GEOMINT_LIE_RKMK_MIDPOINT_EXP_2_1 = 202,        /* RKMK, implicit midpoint, exp            */
+  GEOMINT_LIE_RKMK_MIDPOINT_CAYLEY_2_1 = 203,     /* RKMK, implicit midpoint, Cayley         */
+  GEOMINT_LIE_DISCRETE_GRADIENT_EXP_2 = 204,      /* energy-conserving (Theorem 2), Gonzalez
+                                                     discrete gradient, exp; needs H          */
+  GEOMINT_LIE_DISCRETE_GRADIENT_CAYLEY_2 = 205    /* the same in Cayley coordinates          */
 } GeomintMethodID;
 
 /* ---- Callbacks ---------------------------------------------------------------------------- */
@@ -169,6 +183,57 @@ void GeomintIDADefaultOptions(GeomintIDAOptions* options);
  * p_out[i]. Does not touch the stepper's state. GEOMINT_IDA_FAIL if IDA failed. */
 int GeomintSolveIDA(void* mem, const GeomintIDAOptions* options, int ntimes, const sunrealtype* times,
                     N_Vector* q_out, N_Vector* p_out, GeomintIDAStats* stats);
+
+/* ---- Lie-Poisson systems: y in g*, dy/dt = J(y) grad H(y) = -ad*_{grad H(y)} y -----------------
+ * A lifecycle of its own, in the same style and with the same flags:
+ *   mem = GeomintLieCreate(sunctx, GEOMINT_LIE_RKMK_RK4_EXP_4_4, GEOMINT_ALGEBRA_SO3);
+ *   GeomintLieInit(mem, grad_h, hamiltonian, t0, y0);
+ *   GeomintLieSet*(mem, ...);               user data, fixed step, stage tolerance, iteration limit
+ *   GeomintLieEvolve(mem, tout, y, &tret);
+ *   GeomintLieGet*(mem, ...);               steps, Newton iterations, Casimirs, energy, errors
+ *   GeomintLieFree(&mem);
+ * Coordinates of y (geomint/lie/so3.hpp, se3.hpp): so(3)*: the body angular momentum (3);
+ * se(3)*: (u, v), u the angular and v the linear part (6; the heavy top: v the direction of
+ * gravity in the body). GeomintLie* functions reject a Geomint* memory block (GEOMINT_ILL_INPUT)
+ * and conversely; GeomintGetMethodName and GeomintGetReturnFlagName serve both. */
+typedef enum {
+  GEOMINT_ALGEBRA_SO3 = 1, /* so(3)*, dimension 3, Casimir |y|                     */
+  GEOMINT_ALGEBRA_SE3 = 2  /* se(3)*, dimension 6, Casimirs |v| and u.v            */
+} GeomintAlgebraID;
+
+/* grad = grad H(y) in g (length d). Same 0 / > 0 / < 0 convention as above. */
+typedef int (*GeomintLieGradientFn)(sunrealtype t, N_Vector y, N_Vector grad, void* user_data);
+/* *energy = H(y). */
+typedef int (*GeomintLieEnergyFn)(sunrealtype t, N_Vector y, sunrealtype* energy, void* user_data);
+
+/* NULL if sunctx is NULL, the method is not a Lie-Poisson id, the algebra id is unknown, or
+ * memory is exhausted. */
+void* GeomintLieCreate(SUNContext sunctx, int method, int algebra);
+/* grad_h is required; hamiltonian is required by the discrete-gradient methods (they evaluate
+ * H), optional otherwise (GeomintLieGetEnergy). y0: serial, length = the algebra's dimension. */
+int GeomintLieInit(void* mem, GeomintLieGradientFn grad_h, GeomintLieEnergyFn hamiltonian, sunrealtype t0, N_Vector y0);
+int GeomintLieReInit(void* mem, sunrealtype t0, N_Vector y0);
+void GeomintLieFree(void** mem);
+
+int GeomintLieSetUserData(void* mem, void* user_data);
+int GeomintLieSetFixedStep(void* mem, sunrealtype h);          /* required, h > 0                  */
+/* Newton tolerance of the implicit methods (default: the method's own, 1 to 16 ulps). */
+int GeomintLieSetStageTolerance(void* mem, sunrealtype tol);
+int GeomintLieSetMaxStageIters(void* mem, int maxiters);       /* default 50                       */
+
+/* As GeomintEvolve: fixed steps to tout; on failure *tret and y are where the last successful
+ * step left them. */
+int GeomintLieEvolve(void* mem, sunrealtype tout, N_Vector y, sunrealtype* tret);
+
+int GeomintLieGetNumSteps(void* mem, long int* nsteps);
+int GeomintLieGetNumNewtonIters(void* mem, long int* niters);
+int GeomintLieGetCurrentTime(void* mem, sunrealtype* t);
+int GeomintLieGetNumCasimirs(void* mem, int* count);
+/* The algebra's Casimirs at the current state into casimirs[0 .. count-1]. */
+int GeomintLieGetCasimirs(void* mem, sunrealtype* casimirs);
+int GeomintLieGetEnergy(void* mem, sunrealtype* energy);    /* needs the hamiltonian callback */
+int GeomintLieGetLastFlag(void* mem, int* flag);
+int GeomintLieGetLastErrorMessage(void* mem, const char** message);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,60 @@
+// What the C API's lifecycles share: the memory blocks' kind tag and the mapping of exceptions
+// to return flags (geomint_sundials.h). Nothing thrown by geomint or a callback reaches C.
+#pragma once
+
+#include <new>
+#include <stdexcept>
+#include <string>
+
+#include "c_system.hpp"
+#include "geomint/core/step_error.hpp"
+#include "geomint/sundials/geomint_sundials.h"
+#include "geomint/sundials/sunlinsol_factorization.hpp"
+
+namespace geomint::sundials::detail {
+
+/// First base of every memory block, so that a block handed to the other lifecycle's functions
+/// (GeomintLie* given a Geomint* block, or the converse) is recognized and rejected.
+struct memory_kind {
+  enum kind_type : unsigned { constrained = 0x47434f4e, lie = 0x474c4945 };
+  explicit memory_kind(kind_type k) : kind(k) {}
+  const kind_type kind;
+};
+
+inline int flag_of(failure_reason r) {
+  switch (r) {
+    case failure_reason::newton_diverged:
+    case failure_reason::max_iterations: return GEOMINT_NEWTON_FAIL;
+    case failure_reason::non_finite_value: return GEOMINT_NONFINITE;
+    case failure_reason::singular_constraint_jacobian: return GEOMINT_SINGULAR_JACOBIAN;
+    case failure_reason::inconsistent_initial_state: return GEOMINT_INCONSISTENT_STATE;
+  }
+  return GEOMINT_UNRECOGNIZED_ERROR;
+}
+
+/// Runs f(Memory&) → flag with the memory block checked (NULL, kind, initialized); maps every
+/// exception to its flag and message through Memory::fail. Memory has initialized and fail().
+template <class Memory, class F>
+int guarded_call(void* mem, memory_kind::kind_type kind, bool needs_init, const char* init_name, F&& f) {
+  if (!mem) return GEOMINT_MEM_NULL;
+  if (static_cast<memory_kind*>(mem)->kind != kind) return GEOMINT_ILL_INPUT;  // the other lifecycle's block
+  auto* m = static_cast<Memory*>(static_cast<memory_kind*>(mem));
+  if (needs_init && !m->initialized) return m->fail(GEOMINT_NO_MALLOC, std::string("geomint: call ") + init_name + " first");
+  try {
+    return f(*m);
+  } catch (const callback_error& e) {
+    return m->fail(e.code() > 0 ? GEOMINT_CALLBACK_RECOVERABLE : GEOMINT_CALLBACK_FAIL, e.what());
+  } catch (const step_error& e) {
+    return m->fail(flag_of(e.reason()), e.what());
+  } catch (const linear_solver_error& e) {
+    return m->fail(e.where() == linear_solver_error::stage::solve ? GEOMINT_LSOLVE_FAIL : GEOMINT_LSETUP_FAIL, e.what());
+  } catch (const std::invalid_argument& e) {
+    return m->fail(GEOMINT_ILL_INPUT, e.what());
+  } catch (const std::bad_alloc&) {
+    return m->fail(GEOMINT_MEM_FAIL, "geomint: out of memory");
+  } catch (const std::exception& e) {
+    return m->fail(GEOMINT_UNRECOGNIZED_ERROR, e.what());
+  }
+}
+
+}  // namespace geomint::sundials::detail

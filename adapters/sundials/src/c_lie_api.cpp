@@ -1,0 +1,248 @@
+// The C API's Lie–Poisson lifecycle (geomint_sundials.h, GeomintLie*): memory block, validation,
+// time stepping; flags as for the constrained lifecycle (c_flags.hpp).
+#include <nvector/nvector_serial.h>
+
+#include <cmath>
+#include <new>
+#include <string>
+
+#include "c_flags.hpp"
+#include "c_lie_model.hpp"
+#include "c_model.hpp"  // find_method
+#include "geomint/sundials/geomint_sundials.h"
+
+namespace geomint::sundials::detail {
+
+int lie_algebra_dimension(int algebra) {
+  switch (algebra) {
+    case GEOMINT_ALGEBRA_SO3: return 3;
+    case GEOMINT_ALGEBRA_SE3: return 6;
+    default: return 0;
+  }
+}
+
+namespace {
+
+struct lie_memory : memory_kind {
+  lie_memory() : memory_kind(memory_kind::lie) {}
+  int method = 0, algebra = 0;
+  bool initialized = false;
+  c_lie_problem problem;
+  c_lie_settings settings;
+  double t = 0, h = 0;
+  Eigen::VectorXd y;
+  std::unique_ptr<c_lie_stepper> stepper;
+  int last_flag = 0;
+  std::string message;
+
+  int fail(int flag, std::string why) {
+    last_flag = flag;
+    message = std::move(why);
+    return flag;
+  }
+  int succeed() {
+    last_flag = GEOMINT_SUCCESS;
+    message.clear();
+    return GEOMINT_SUCCESS;
+  }
+};
+
+template <class F>
+int guarded(void* mem, F&& f, bool needs_init = true) {
+  return guarded_call<lie_memory>(mem, memory_kind::lie, needs_init, "GeomintLieInit", std::forward<F>(f));
+}
+
+int ill_input(lie_memory& m, const std::string& why) { return m.fail(GEOMINT_ILL_INPUT, "geomint: " + why); }
+
+bool lie_method(int id) {
+  const method_info* info = find_method(id);
+  return info && info->lie;
+}
+bool discrete_gradient(int id) {
+  return id == GEOMINT_LIE_DISCRETE_GRADIENT_EXP_2 || id == GEOMINT_LIE_DISCRETE_GRADIENT_CAYLEY_2;
+}
+bool serial(N_Vector v, int n) { return v && N_VGetVectorID(v) == SUNDIALS_NVEC_SERIAL && N_VGetLength(v) == n; }
+Eigen::Map<Eigen::VectorXd> data(N_Vector v) { return {N_VGetArrayPointer(v), N_VGetLength(v)}; }
+
+int set_state(lie_memory& m, double t0, N_Vector y0) {
+  const int d = m.problem.dimension;
+  if (!serial(y0, d)) return ill_input(m, "y0 must be a serial N_Vector of length " + std::to_string(d) + " (the algebra's dimension)");
+  if (!std::isfinite(t0)) return ill_input(m, "t0 must be finite");
+  if (!data(y0).allFinite()) return ill_input(m, "y0 must be finite");
+  m.y = data(y0);
+  m.t = t0;
+  return GEOMINT_SUCCESS;
+}
+
+}  // namespace
+}  // namespace geomint::sundials::detail
+
+using namespace geomint::sundials::detail;
+
+extern "C" {
+
+void* GeomintLieCreate(SUNContext sunctx, int method, int algebra) {
+  if (!sunctx || !lie_method(method) || lie_algebra_dimension(algebra) == 0) return nullptr;
+  auto* m = new (std::nothrow) lie_memory;
+  if (!m) return nullptr;
+  m->method = method;
+  m->algebra = algebra;
+  m->problem.ctx = sunctx;
+  m->problem.dimension = lie_algebra_dimension(algebra);
+  return static_cast<memory_kind*>(m);
+}
+
+void GeomintLieFree(void** mem) {
+  if (!mem || !*mem || static_cast<memory_kind*>(*mem)->kind != memory_kind::lie) return;
+  delete static_cast<lie_memory*>(static_cast<memory_kind*>(*mem));
+  *mem = nullptr;
+}
+
+int GeomintLieInit(void* mem, GeomintLieGradientFn grad_h, GeomintLieEnergyFn hamiltonian, sunrealtype t0, N_Vector y0) {
+  return guarded(mem, [&](lie_memory& m) {
+    if (!grad_h) return ill_input(m, "the gradient callback grad_h is required");
+    if (!hamiltonian && discrete_gradient(m.method))
+      return ill_input(m, std::string(GeomintGetMethodName(m.method)) + " evaluates H: the hamiltonian callback is required");
+    if (const int flag = set_state(m, t0, y0)) return flag;
+    m.stepper.reset();
+    m.problem.gradient = grad_h;
+    m.problem.hamiltonian = hamiltonian;
+    m.stepper = m.algebra == GEOMINT_ALGEBRA_SO3 ? make_so3_stepper(m.problem, m.method)
+                                                  : make_se3_stepper(m.problem, m.method);
+    m.initialized = true;
+    return m.succeed();
+  }, false);
+}
+
+int GeomintLieReInit(void* mem, sunrealtype t0, N_Vector y0) {
+  return guarded(mem, [&](lie_memory& m) {
+    if (const int flag = set_state(m, t0, y0)) return flag;
+    m.stepper->reset();
+    return m.succeed();
+  });
+}
+
+int GeomintLieSetUserData(void* mem, void* user_data) {
+  return guarded(mem, [&](lie_memory& m) {
+    m.problem.user_data = user_data;
+    return m.succeed();
+  }, false);
+}
+
+int GeomintLieSetFixedStep(void* mem, sunrealtype h) {
+  return guarded(mem, [&](lie_memory& m) {
+    if (!(h > 0 && std::isfinite(h))) return ill_input(m, "the fixed step must be positive and finite");
+    m.h = h;
+    return m.succeed();
+  }, false);
+}
+
+int GeomintLieSetStageTolerance(void* mem, sunrealtype tol) {
+  return guarded(mem, [&](lie_memory& m) {
+    if (!(tol > 0 && std::isfinite(tol))) return ill_input(m, "the stage tolerance must be positive and finite");
+    m.settings.tolerance = tol;
+    return m.succeed();
+  }, false);
+}
+
+int GeomintLieSetMaxStageIters(void* mem, int maxiters) {
+  return guarded(mem, [&](lie_memory& m) {
+    if (maxiters < 1) return ill_input(m, "the iteration limit must be at least 1");
+    m.settings.max_iterations = maxiters;
+    return m.succeed();
+  }, false);
+}
+
+int GeomintLieEvolve(void* mem, sunrealtype tout, N_Vector y, sunrealtype* tret) {
+  return guarded(mem, [&](lie_memory& m) {
+    const int d = m.problem.dimension;
+    if (!serial(y, d)) return ill_input(m, "y must be a serial N_Vector of length " + std::to_string(d));
+    if (!tret) return ill_input(m, "tret must not be NULL");
+    if (!std::isfinite(tout)) return ill_input(m, "tout must be finite");
+    if (!(m.h > 0)) return ill_input(m, "set the step size with GeomintLieSetFixedStep");
+    m.stepper->configure(m.settings);
+    // Steps as in GeomintEvolve: times t_start + k h, the last one landing exactly on tout.
+    const double t_start = m.t, step = tout >= m.t ? m.h : -m.h;
+    const double roundoff = 1e-10 * m.h;
+    for (long k = 1; m.t != tout; ++k) {
+      const double t_next = t_start + k * step;
+      const bool last = std::fabs(t_next - t_start) >= std::fabs(tout - t_start) - roundoff;
+      const double dt = last && std::fabs(t_next - tout) > roundoff ? tout - m.t : step;
+      try {
+        m.stepper->step(m.t, dt, m.y.data());
+      } catch (...) {
+        data(y) = m.y;  // the failing step left m.y as it was
+        *tret = m.t;
+        throw;
+      }
+      m.t = last ? tout : t_next;
+    }
+    data(y) = m.y;
+    *tret = m.t;
+    return m.succeed();
+  });
+}
+
+int GeomintLieGetNumSteps(void* mem, long int* nsteps) {
+  return guarded(mem, [&](lie_memory& m) {
+    if (!nsteps) return ill_input(m, "nsteps must not be NULL");
+    *nsteps = m.stepper->statistics().steps;
+    return m.succeed();
+  });
+}
+
+int GeomintLieGetNumNewtonIters(void* mem, long int* niters) {
+  return guarded(mem, [&](lie_memory& m) {
+    if (!niters) return ill_input(m, "niters must not be NULL");
+    *niters = m.stepper->statistics().newton.iterations;
+    return m.succeed();
+  });
+}
+
+int GeomintLieGetCurrentTime(void* mem, sunrealtype* t) {
+  return guarded(mem, [&](lie_memory& m) {
+    if (!t) return ill_input(m, "t must not be NULL");
+    *t = m.t;
+    return m.succeed();
+  });
+}
+
+int GeomintLieGetNumCasimirs(void* mem, int* count) {
+  return guarded(mem, [&](lie_memory& m) {
+    if (!count) return ill_input(m, "count must not be NULL");
+    *count = m.stepper->casimir_count();
+    return m.succeed();
+  });
+}
+
+int GeomintLieGetCasimirs(void* mem, sunrealtype* casimirs) {
+  return guarded(mem, [&](lie_memory& m) {
+    if (!casimirs) return ill_input(m, "casimirs must not be NULL");
+    m.stepper->casimirs(m.y.data(), casimirs);
+    return m.succeed();
+  });
+}
+
+int GeomintLieGetEnergy(void* mem, sunrealtype* energy) {
+  return guarded(mem, [&](lie_memory& m) {
+    if (!energy) return ill_input(m, "energy must not be NULL");
+    *energy = m.stepper->energy(m.y.data());
+    return m.succeed();
+  });
+}
+
+int GeomintLieGetLastFlag(void* mem, int* flag) {
+  if (!mem) return GEOMINT_MEM_NULL;
+  if (!flag || static_cast<memory_kind*>(mem)->kind != memory_kind::lie) return GEOMINT_ILL_INPUT;
+  *flag = static_cast<lie_memory*>(static_cast<memory_kind*>(mem))->last_flag;
+  return GEOMINT_SUCCESS;
+}
+
+int GeomintLieGetLastErrorMessage(void* mem, const char** message) {
+  if (!mem) return GEOMINT_MEM_NULL;
+  if (!message || static_cast<memory_kind*>(mem)->kind != memory_kind::lie) return GEOMINT_ILL_INPUT;
+  *message = static_cast<lie_memory*>(static_cast<memory_kind*>(mem))->message.c_str();
+  return GEOMINT_SUCCESS;
+}
+
+}  // extern "C"

@@ -1,0 +1,246 @@
+#include "cli/driver.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <iomanip>
+
+#include "geomint/core/step_error.hpp"
+
+namespace geomint::cli {
+
+namespace {
+double wall_seconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+/// Thrown from a reference solver's callbacks when SIGINT arrived.
+struct interrupt_signal {};
+}  // namespace
+
+double cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
+// ---------------------------------------------------------------------------------------------
+csv_file::csv_file(const std::string& path) : path_(path), out_(path) {
+  if (!out_) throw io_error("cannot write " + path + ": " + std::strerror(errno));
+  out_ << std::setprecision(12);
+}
+void csv_file::check() {
+  if (!out_) throw io_error("write to " + path_ + " failed: " + std::strerror(errno));
+}
+void csv_file::header(const std::vector<std::string>& columns) { text_row(columns); }
+void csv_file::text_row(const std::vector<std::string>& cells) {
+  for (std::size_t i = 0; i < cells.size(); ++i) out_ << (i ? "," : "") << cells[i];
+  out_ << '\n';
+  check();
+}
+void csv_file::row(const std::vector<double>& values) {
+  for (std::size_t i = 0; i < values.size(); ++i) out_ << (i ? "," : "") << values[i];
+  out_ << '\n';
+  check();
+}
+void csv_file::close() {
+  if (!out_.is_open()) return;
+  out_.flush();
+  check();
+  out_.close();
+  check();
+}
+
+// ---------------------------------------------------------------------------------------------
+progress_bar::progress_bar(std::string label)
+    : label_(std::move(label)), start_(wall_seconds()), tty_(isatty(STDERR_FILENO) == 1) {}
+
+void progress_bar::update(double fraction) {
+  if (!tty_) return;
+  const double now = wall_seconds();
+  if (now - start_ < 2.0 || now - last_draw_ < 0.1) return;
+  last_draw_ = now;
+  fraction = std::clamp(fraction, 0.0, 1.0);
+  const int width = 30, filled = static_cast<int>(fraction * width);
+  std::fprintf(stderr, "\r%-28.28s [%s%s] %3.0f%%  %.0f s  (Ctrl-C stops)", label_.c_str(),
+               std::string(static_cast<std::size_t>(filled), '#').c_str(),
+               std::string(static_cast<std::size_t>(width - filled), '.').c_str(), 100 * fraction, now - start_);
+  std::fflush(stderr);
+  drawn_ = true;
+}
+
+void progress_bar::finish() {
+  if (!drawn_) return;
+  std::fprintf(stderr, "\r%*s\r", 90, "");
+  std::fflush(stderr);
+  drawn_ = false;
+}
+
+// ---------------------------------------------------------------------------------------------
+sampler::sampler(const problem_instance& problem, run_summary& summary, csv_file* csv, bool with_state)
+    : problem_(problem), summary_(summary), csv_(csv), with_state_(with_state), invariants_(problem.invariants()) {
+  for (const auto& inv : invariants_) {
+    summary_.has_constraint |= inv.kind == invariant_kind::constraint;
+    summary_.has_hidden_constraint |= inv.kind == invariant_kind::hidden_constraint;
+    summary_.has_momentum |= inv.kind == invariant_kind::momentum;
+    summary_.has_casimir |= inv.kind == invariant_kind::casimir;
+  }
+  if (csv_) csv_->header(columns());
+}
+
+std::vector<std::string> sampler::columns() const {
+  std::vector<std::string> c{"t"};
+  if (with_state_)
+    for (const auto& s : problem_.state_names()) c.push_back(s);
+  for (const auto& inv : invariants_) c.push_back(is_conserved(inv.kind) ? inv.name + "_error" : inv.name + "_residual");
+  return c;
+}
+
+void sampler::sample(double t, const std::vector<double>& state) {
+  problem_.evaluate_invariants(state, values_);
+  if (first_) {
+    initial_ = values_;
+    first_ = false;
+  }
+  row_.clear();
+  row_.push_back(t);
+  if (with_state_) row_.insert(row_.end(), state.begin(), state.end());
+  for (std::size_t i = 0; i < invariants_.size(); ++i) {
+    double v = values_[i];
+    if (is_conserved(invariants_[i].kind)) v = (v - initial_[i]) / std::fmax(1.0, std::fabs(initial_[i]));
+    row_.push_back(v);
+    const double a = std::isfinite(v) ? std::fabs(v) : HUGE_VAL;
+    switch (invariants_[i].kind) {
+      case invariant_kind::energy: summary_.max_energy_error = std::fmax(summary_.max_energy_error, a); break;
+      case invariant_kind::momentum: summary_.max_momentum_error = std::fmax(summary_.max_momentum_error, a); break;
+      case invariant_kind::casimir: summary_.max_casimir_error = std::fmax(summary_.max_casimir_error, a); break;
+      case invariant_kind::constraint:
+        summary_.final_constraint = a;
+        summary_.max_constraint = std::fmax(summary_.max_constraint, a);
+        break;
+      case invariant_kind::hidden_constraint: summary_.final_hidden_constraint = a; break;
+    }
+  }
+  summary_.t_reached = t;
+  if (csv_) csv_->row(row_);
+}
+
+// ---------------------------------------------------------------------------------------------
+run_summary run_method(const problem_instance& problem, const method_descriptor& method, const std::string& problem_name,
+                       const step_plan& plan, csv_file* csv, bool with_state, bool show_progress) {
+  run_summary s;
+  s.method = method.properties.alias;
+  char setting[64];
+  std::snprintf(setting, sizeof setting, "dt=%g", plan.dt);
+  s.setting = setting;
+  sampler out(problem, s, csv, with_state);
+  std::unique_ptr<runner> r = method.problems.at(problem_name)(problem);
+  std::vector<double> state;
+  r->state(state);
+  out.sample(0.0, state);
+  progress_bar bar(s.method + " " + s.setting);
+  long k = 0;
+  try {
+    while (k < plan.steps && !interrupted) {
+      const long block_end = std::min(plan.steps, k + plan.every);
+      const double c0 = cpu_seconds();
+      for (; k < block_end && !interrupted; ++k) r->step(static_cast<double>(k) * plan.dt, plan.dt);
+      s.cpu_seconds += cpu_seconds() - c0;
+      s.steps = k;
+      r->state(state);
+      out.sample(static_cast<double>(k) * plan.dt, state);
+      if (show_progress) bar.update(static_cast<double>(k) / static_cast<double>(plan.steps));
+    }
+  } catch (const geomint::step_error& e) {
+    s.steps = k;
+    s.ok = false;
+    s.error = e.what();
+  }
+  s.interrupted = interrupted != 0;
+  return s;
+}
+
+run_summary run_reference(const problem_instance& problem, const reference_descriptor& reference,
+                          const std::string& problem_name, double t_end, double tolerance,
+                          const std::vector<double>& sample_times, csv_file* csv, bool show_progress) {
+  run_summary s;
+  s.method = reference.id;
+  char setting[64];
+  std::snprintf(setting, sizeof setting, "rtol=%g", tolerance);
+  s.setting = setting;
+  sampler out(problem, s, csv, false);
+  out.sample(0.0, problem.initial_state());
+  progress_bar bar(s.method + " " + s.setting);
+  reference_request req;
+  req.t_end = t_end;
+  req.tolerance = tolerance;
+  req.sample_times = sample_times;
+  req.sample = [&](double t, const std::vector<double>& state) {
+    out.sample(t, state);
+    if (interrupted) throw interrupt_signal{};
+  };
+  req.progress = [&](double t) {
+    if (show_progress) bar.update(t / t_end);
+    if (interrupted) throw interrupt_signal{};
+  };
+  try {
+    const reference_result r = reference.problems.at(problem_name)(problem, req);
+    s.steps = r.steps;
+    s.cpu_seconds = r.cpu_seconds;
+    s.ok = r.ok;
+    s.error = r.error;
+  } catch (const interrupt_signal&) {
+    s.interrupted = true;
+    s.error = "interrupted";
+  }
+  s.interrupted = s.interrupted || interrupted != 0;
+  return s;
+}
+
+// ---------------------------------------------------------------------------------------------
+namespace {
+std::string sci(double v, bool present = true) {
+  if (!present) return "-";
+  char b[32];
+  std::snprintf(b, sizeof b, "%.2e", v);
+  return b;
+}
+}  // namespace
+
+void print_summary(const std::vector<run_summary>& rows) {
+  std::printf("%-26s %-12s %-11s %10s %10s %10s %10s %10s %10s %9s %10s\n", "method", "setting", "status",
+              "max|dE|", "final g", "final Gv", "max|dJ|", "max|dC|", "steps", "CPU s", "steps/s");
+  for (const auto& r : rows) {
+    const double rate = r.cpu_seconds > 0 ? static_cast<double>(r.steps) / r.cpu_seconds : 0;
+    std::printf("%-26s %-12s %-11s %10s %10s %10s %10s %10s %10ld %9.3f %10s\n", r.method.c_str(), r.setting.c_str(),
+                r.status().c_str(), sci(r.max_energy_error).c_str(), sci(r.final_constraint, r.has_constraint).c_str(),
+                sci(r.final_hidden_constraint, r.has_hidden_constraint).c_str(), sci(r.max_momentum_error, r.has_momentum).c_str(),
+                sci(r.max_casimir_error, r.has_casimir).c_str(), r.steps, r.cpu_seconds, sci(rate, rate > 0).c_str());
+  }
+  for (const auto& r : rows)
+    if (!r.ok && !r.error.empty())
+      std::printf("%s (%s) failed at t = %g: %s\n", r.method.c_str(), r.setting.c_str(), r.t_reached, r.error.c_str());
+}
+
+void write_summary_csv(const std::string& path, const std::vector<run_summary>& rows) {
+  csv_file f(path);
+  f.header({"method", "setting", "status", "max_energy_error", "final_constraint_residual",
+            "final_hidden_constraint_residual", "max_constraint_residual", "max_momentum_error", "max_casimir_error",
+            "steps", "cpu_seconds", "steps_per_second", "t_reached"});
+  for (const auto& r : rows) {
+    char b[512];
+    const double rate = r.cpu_seconds > 0 ? static_cast<double>(r.steps) / r.cpu_seconds : 0;
+    std::snprintf(b, sizeof b, "%.6e,%.6e,%.6e,%.6e,%.6e,%.6e,%ld,%.6g,%.6g,%.12g", r.max_energy_error,
+                  r.final_constraint, r.final_hidden_constraint, r.max_constraint, r.max_momentum_error,
+                  r.max_casimir_error, r.steps, r.cpu_seconds, rate, r.t_reached);
+    f.text_row({r.method, r.setting, r.status(), b});
+  }
+  f.close();
+}
+
+}  // namespace geomint::cli

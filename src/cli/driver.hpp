@@ -1,0 +1,108 @@
+// Runs methods and references on a problem instance, samples their invariants, writes CSV, and
+// summarizes. No stepper is instantiated here: everything goes through registry.hpp.
+#pragma once
+
+#include <fstream>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "cli/registry.hpp"
+
+namespace geomint::cli {
+
+/// A file could not be written: exit code 3.
+struct io_error : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// A CSV file; every write is checked (io_error).
+class csv_file {
+ public:
+  explicit csv_file(const std::string& path);
+  void header(const std::vector<std::string>& columns);
+  void row(const std::vector<double>& values);
+  void text_row(const std::vector<std::string>& cells);
+  void close();
+  const std::string& path() const { return path_; }
+
+ private:
+  void check();
+  std::string path_;
+  std::ofstream out_;
+};
+
+/// A progress bar on stderr, drawn only when stderr is a terminal and the task has run for
+/// more than 2 s; at most ten redraws a second.
+class progress_bar {
+ public:
+  explicit progress_bar(std::string label);
+  ~progress_bar() { finish(); }
+  void update(double fraction);
+  void finish();
+
+ private:
+  std::string label_;
+  double start_, last_draw_ = 0;
+  bool tty_, drawn_ = false;
+};
+
+/// One integration's outcome. Errors of conserved quantities are (X − X₀)/max(1, |X₀|); the
+/// maxima are over the samples.
+struct run_summary {
+  std::string method, setting;  ///< e.g. "rattle", "dt=0.01" / "rtol=1e-08"
+  bool ok = true, interrupted = false;
+  std::string error;  ///< why it failed
+  long steps = 0;
+  double t_reached = 0, cpu_seconds = 0;
+  double max_energy_error = 0, max_momentum_error = 0, max_casimir_error = 0;
+  double final_constraint = 0, final_hidden_constraint = 0, max_constraint = 0;
+  bool has_constraint = false, has_hidden_constraint = false, has_momentum = false, has_casimir = false;
+  std::string status() const { return interrupted ? "interrupted" : ok ? "ok" : "FAILED"; }
+};
+
+/// Turns states into invariant errors, keeps the summary, and writes rows
+/// (t, [state], invariants…) to an optional CSV.
+class sampler {
+ public:
+  sampler(const problem_instance& problem, run_summary& summary, csv_file* csv, bool with_state);
+  void sample(double t, const std::vector<double>& state);
+  /// CSV columns: t, state names (if with_state), invariant names (errors / residuals).
+  std::vector<std::string> columns() const;
+
+ private:
+  const problem_instance& problem_;
+  run_summary& summary_;
+  csv_file* csv_;
+  bool with_state_, first_ = true;
+  std::vector<invariant> invariants_;
+  std::vector<double> initial_, values_, row_;
+};
+
+struct step_plan {
+  double dt = 0.01, t_end = 1;
+  long steps = 0;  ///< round(t_end / dt)
+  long every = 1;  ///< sample every `every` steps (and the last)
+};
+
+/// Integrates with a fixed-step method, sampling at step 0, every plan.every steps and the
+/// last. A geomint::step_error ends the run as failed (its message kept); SIGINT ends it as
+/// interrupted. CPU time counts the steps only.
+run_summary run_method(const problem_instance& problem, const method_descriptor& method, const std::string& problem_name,
+                       const step_plan& plan, csv_file* csv, bool with_state, bool show_progress);
+
+/// Integrates with a reference solver at rtol = atol = tolerance, sampled at `sample_times`.
+run_summary run_reference(const problem_instance& problem, const reference_descriptor& reference,
+                          const std::string& problem_name, double t_end, double tolerance,
+                          const std::vector<double>& sample_times, csv_file* csv, bool show_progress);
+
+/// Prints the summary table (stdout).
+void print_summary(const std::vector<run_summary>& rows);
+/// Writes the summary table as CSV.
+void write_summary_csv(const std::string& path, const std::vector<run_summary>& rows);
+
+/// CPU seconds of this process.
+double cpu_seconds();
+
+}  // namespace geomint::cli

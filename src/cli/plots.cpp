@@ -1,0 +1,104 @@
+#include "cli/plots.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+
+#include "cli/driver.hpp"
+
+namespace geomint::cli {
+
+namespace {
+std::string shell_quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+bool is_file(const std::string& p) {
+  struct stat st {};
+  return stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
+}
+/// A gnuplot list of words: "a b c".
+std::string words(const std::vector<std::string>& w) {
+  std::string s;
+  for (const auto& x : w) s += (s.empty() ? "" : " ") + x;
+  return s;
+}
+}  // namespace
+
+std::string find_gnuplot() {
+  const char* path = std::getenv("PATH");
+  if (!path) return "";
+  std::string all = path;
+  std::size_t start = 0;
+  while (start <= all.size()) {
+    const std::size_t end = all.find(':', start);
+    const std::string dir = all.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    const std::string candidate = (dir.empty() ? "." : dir) + "/gnuplot";
+    if (access(candidate.c_str(), X_OK) == 0) return candidate;
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  return "";
+}
+
+std::vector<std::string> write_plots(const plot_request& r, std::string& message) {
+  const std::string gnuplot = find_gnuplot();
+  if (gnuplot.empty()) {
+    message = "gnuplot not found (Debian: apt-get install gnuplot-nox; scripts/bootstrap installs it): no PNG "
+              "plots, the CSV files are written";
+    return {};
+  }
+  const std::string p = r.problem;
+  const std::string script = p + "_plots.gp";
+  std::vector<std::string> pngs{p + "_energy_error.png"};
+  if (r.has_constraint) pngs.push_back(p + "_constraint_residual.png");
+  else if (r.has_casimir) pngs.push_back(p + "_casimir_error.png");
+  if (r.work_precision) pngs.push_back(p + "_work_precision.png");
+  {
+    std::ofstream gp(r.directory + "/" + script);
+    if (!gp) throw io_error("cannot write " + r.directory + "/" + script);
+    // Series files: t,energy_error,constraint_residual,hidden_constraint_residual,… ; zeros are
+    // floored at 1e-17 so that they show on the log scale.
+    gp << "# gnuplot script written by `geomint compare`; run it in this directory: gnuplot " << script << "\n"
+       << "set datafile separator ','\nset key outside right top noenhanced\nset grid\nset logscale y\n"
+       << "set format y '10^{%L}'\nset terminal pngcairo size 1100,650 enhanced font ',10'\n"
+       << "lfloor(x) = (abs(x) > 1e-17 ? abs(x) : 1e-17)\n"
+       << "methods = '" << words(r.series) << "'\n"
+       << "set output '" << pngs[0] << "'\nset title '" << p << ": relative energy error |H - H_0| / max(1, |H_0|)' noenhanced\n"
+       << "set xlabel 't'\nset ylabel '|energy error|'\n"
+       << "plot for [m in methods] '" << p << "_series_'.m.'.csv' using 1:(lfloor($2)) with lines title m\n";
+    if (r.has_constraint)
+      gp << "set output '" << pngs[1] << "'\nset title '" << p
+         << ": scaled constraint residual |g(q)| (log scale)' noenhanced\nset ylabel 'constraint residual'\n"
+         << "plot for [m in methods] '" << p << "_series_'.m.'.csv' using 1:(lfloor($3)) with lines title m\n";
+    else if (r.has_casimir)
+      gp << "set output '" << pngs[1] << "'\nset title '" << p
+         << ": relative error of the first Casimir (log scale)' noenhanced\nset ylabel '|Casimir error|'\n"
+         << "plot for [m in methods] '" << p << "_series_'.m.'.csv' using 1:(lfloor($3)) with lines title m\n";
+    if (r.work_precision)
+      gp << "set output '" << pngs.back() << "'\nset title '" << p
+         << ": work-precision (max energy error against CPU time; step sizes / tolerances)' noenhanced\n"
+         << "set logscale x\nset format x '10^{%L}'\nset xlabel 'CPU s'\nset ylabel 'max |energy error|'\n"
+         << "wp = '" << words(r.work_precision_methods) << "'\n"
+         << "plot for [m in wp] '" << p << "_work_precision.csv' using "
+         << "(strcol(1) eq m && strcol(3) eq 'ok' ? $6 : 1/0):(lfloor($4)) with linespoints title m\n";
+    if (!gp) throw io_error("write to " + r.directory + "/" + script + " failed");
+  }
+  const std::string cmd = "cd " + shell_quote(r.directory) + " && " + shell_quote(gnuplot) + " " + shell_quote(script) +
+                          " > " + shell_quote(p + "_gnuplot.log") + " 2>&1";
+  const int rc = std::system(cmd.c_str());
+  std::vector<std::string> written;
+  for (const auto& png : pngs)
+    if (is_file(r.directory + "/" + png)) written.push_back(r.directory + "/" + png);
+  if (rc != 0 || written.size() != pngs.size()) {
+    message = "gnuplot failed (see " + r.directory + "/" + p + "_gnuplot.log); the CSV files are written";
+    return written;
+  }
+  message.clear();
+  return written;
+}
+
+}  // namespace geomint::cli

@@ -1,0 +1,109 @@
+#include "cli/registry.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace geomint::cli {
+
+volatile std::sig_atomic_t interrupted = 0;
+
+namespace {
+std::string join(const std::vector<std::string>& names) {
+  std::string s;
+  for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
+  return s;
+}
+}  // namespace
+
+double parameter_values::operator[](const std::string& name) const {
+  for (const auto& p : params_)
+    if (p.name == name) return p.value;
+  throw std::logic_error("geomint: internal error: no parameter '" + name + "'");
+}
+
+void parameter_values::set(const std::string& name, double value, const std::string& problem) {
+  std::vector<std::string> names;
+  for (auto& p : params_) {
+    if (p.name == name) {
+      if (p.integer && value != std::floor(value))
+        throw usage_error("--set " + name + ": must be a whole number, got " + std::to_string(value));
+      p.value = value;
+      return;
+    }
+    names.push_back(p.name);
+  }
+  throw usage_error("--set: problem '" + problem + "' has no parameter '" + name + "'; valid: " + join(names));
+}
+
+std::map<std::string, problem_descriptor>& problems() {
+  static std::map<std::string, problem_descriptor> r;
+  return r;
+}
+std::vector<method_descriptor>& methods() {
+  static std::vector<method_descriptor> r;
+  return r;
+}
+std::vector<reference_descriptor>& references() {
+  static std::vector<reference_descriptor> r;
+  return r;
+}
+
+void add_problem(problem_descriptor p) {
+  const std::string name = p.name;
+  if (!problems().emplace(name, std::move(p)).second)
+    throw std::logic_error("geomint: problem '" + name + "' registered twice");
+}
+
+void add_method(const method_properties& p, const std::string& problem, runner_factory f) {
+  auto& all = methods();
+  auto it = std::find_if(all.begin(), all.end(), [&](const method_descriptor& m) { return m.properties.id == p.id; });
+  if (it == all.end()) {
+    all.push_back(method_descriptor{p, {}});
+    it = all.end() - 1;
+  }
+  it->problems[problem] = std::move(f);
+}
+
+void add_reference(const std::string& id, const std::string& description, const std::string& problem,
+                   reference_solver f) {
+  auto& all = references();
+  auto it = std::find_if(all.begin(), all.end(), [&](const reference_descriptor& r) { return r.id == id; });
+  if (it == all.end()) {
+    all.push_back(reference_descriptor{id, description, {}});
+    it = all.end() - 1;
+  }
+  it->problems[problem] = std::move(f);
+}
+
+const problem_descriptor& find_problem(const std::string& name) {
+  const auto it = problems().find(name);
+  if (it != problems().end()) return it->second;
+  std::vector<std::string> names;
+  for (const auto& [n, p] : problems()) names.push_back(n);
+  throw usage_error("unknown problem '" + name + "'; valid problems: " + join(names));
+}
+
+const method_descriptor& find_method(const std::string& id, const std::string& problem) {
+  std::vector<std::string> valid;
+  const method_descriptor* found = nullptr;
+  for (const auto& m : methods()) {
+    const bool on_problem = m.problems.count(problem) > 0;
+    if (on_problem) valid.push_back(m.properties.alias + " (" + m.properties.id + ")");
+    if (m.properties.id == id || m.properties.alias == id) {
+      if (!on_problem) found = &m;  // exists, but not for this problem: keep looking for the message
+      else return m;
+    }
+  }
+  if (found)
+    throw usage_error("method '" + id + "' is not available for problem '" + problem +
+                      "'; valid methods for it: " + join(valid));
+  throw usage_error("unknown method '" + id + "'; valid methods for problem '" + problem + "': " + join(valid));
+}
+
+const reference_descriptor* find_reference(const std::string& id) {
+  for (const auto& r : references())
+    if (r.id == id) return &r;
+  return nullptr;
+}
+
+}  // namespace geomint::cli

@@ -1,0 +1,24 @@
+// Lobatto IIIA–IIIB pairs with 4 and 5 stages (orders 6 and 8; Hairer 2003, Example 2.2) on
+// every constrained problem. Apart from methods_constrained.cpp so the two compile in parallel.
+#include "cli/constrained_problems.hpp"
+#include "cli/hamiltonian_problem.hpp"
+#include "cli/method_list.hpp"
+#include "geomint/constrained/lobatto_iiia_iiib.hpp"
+
+namespace geomint::cli {
+namespace {
+
+const registration methods_lobatto([] {
+  const std::string keeps = "g, hidden constraint to round-off";
+  const auto lobatto4_p = symplectic_constrained("constrained_lobatto_6_4", "lobatto4", "constrained", 6, true, keeps);
+  const auto lobatto5_p = symplectic_constrained("constrained_lobatto_8_5", "lobatto5", "constrained", 8, true, keeps);
+  for_each_constrained_problem([&](auto tag, const char* name) {
+    using system = typename decltype(tag)::type;
+    using state = typename system::state_type;
+    add_method(lobatto4_p, name, runner_for<lobatto_iiia_iiib<4, state>, system>());
+    add_method(lobatto5_p, name, runner_for<lobatto_iiia_iiib<5, state>, system>());
+  });
+});
+
+}  // namespace
+}  // namespace geomint::cli

@@ -1,0 +1,124 @@
+// Problems of the constrained family (include/geomint/problems/): their parameters, initial
+// data and momentum maps, for every method registered on them.
+#include <cmath>
+
+#include "cli/hamiltonian_problem.hpp"
+#include "cli/constrained_problems.hpp"
+
+namespace geomint::cli {
+namespace {
+
+using namespace geomint::problems;
+
+double lz(const Eigen::VectorXd& q, const Eigen::VectorXd& p) {  // Σ k·(x_i × p_i)
+  double l = 0;
+  for (Eigen::Index k = 0; k + 2 < q.size(); k += 3) l += q(k) * p(k + 1) - q(k + 1) * p(k);
+  return l;
+}
+
+const registration problems_constrained([] {
+  add_problem({"double-spherical-pendulum",
+               "two point masses on rigid rods in 3D, absolute coordinates (Marsden-Wendlandt 1997, §7 data); "
+               "n = 6, m = 2; Lz conserved",
+               "constrained",
+               {{"m1", 2.0, "mass 1 [kg]"}, {"m2", 3.5, "mass 2 [kg]"}, {"l1", 4.0, "rod 1 [m]"},
+                {"l2", 3.0, "rod 2 [m]"}, {"gravity", 9.81, "g [m/s^2]"},
+                {"x1", 2.820, "initial x of mass 1"}, {"y1", 0.025, "initial y of mass 1"},
+                {"x2", 5.085, "initial x of mass 2"}, {"y2", 0.105, "initial y of mass 2"},
+                {"vx1", 3.381, "initial x velocity 1"}, {"vy1", 2.506, "initial y velocity 1"},
+                {"vx2", 2.497, "initial x velocity 2"}, {"vy2", 10.495, "initial y velocity 2"}},
+               [](const parameter_values& v) {
+                 double_spherical_pendulum_parameters p;
+                 p.m1 = positive(v, "m1");
+                 p.m2 = positive(v, "m2");
+                 p.l1 = positive(v, "l1");
+                 p.l2 = positive(v, "l2");
+                 p.gravity = v["gravity"];
+                 const double_spherical_pendulum sys(p);
+                 auto x0 = sys.state_from(v["x1"], v["y1"], v["x2"], v["y2"], v["vx1"], v["vy1"], v["vx2"], v["vy2"]);
+                 return std::make_unique<hamiltonian_problem<double_spherical_pendulum>>(sys, x0,
+                     std::vector<hamiltonian_problem<double_spherical_pendulum>::named_map>{{"Lz", lz}});
+               }});
+
+  add_problem({"spherical-pendulum", "a point mass on a rod about a fixed pivot; n = 3, m = 1; Lz conserved",
+               "constrained",
+               {{"mass", 1.0, "mass"}, {"length", 1.0, "rod length"}, {"gravity", 9.81, "g"},
+                {"theta", 1.0, "initial polar angle from the downward vertical [rad]"},
+                {"omega", 2.0, "initial azimuthal angular velocity [rad/s]"}},
+               [](const parameter_values& v) {
+                 spherical_pendulum_parameters p;
+                 p.mass = positive(v, "mass");
+                 p.length = positive(v, "length");
+                 p.gravity = v["gravity"];
+                 const spherical_pendulum sys(p);
+                 return std::make_unique<hamiltonian_problem<spherical_pendulum>>(
+                     sys, sys.initial_state(v["theta"], v["omega"]),
+                     std::vector<hamiltonian_problem<spherical_pendulum>::named_map>{{"Lz", lz}});
+               }});
+
+  add_problem({"pendulum-chain",
+               "N-link 3D chain of point masses on rigid rods (sparse G, tridiagonal G M^-1 G^T); n = 3N, m = N; "
+               "Lz conserved",
+               "constrained",
+               {{"links", 10, "number of links N (--set links=N)", true}, {"mass", 1.0, "mass per particle"},
+                {"length", 1.0, "rod length"}, {"gravity", 9.81, "g"}},
+               [](const parameter_values& v) {
+                 pendulum_chain_parameters p;
+                 const double links = v["links"];
+                 if (links < 1 || links > 1e6) throw usage_error("--set links: must be in 1 ... 1000000");
+                 p.links = static_cast<int>(links);
+                 p.mass = positive(v, "mass");
+                 p.length = positive(v, "length");
+                 p.gravity = v["gravity"];
+                 const pendulum_chain sys(p);
+                 return std::make_unique<hamiltonian_problem<pendulum_chain>>(
+                     sys, sys.initial_state(), std::vector<hamiltonian_problem<pendulum_chain>::named_map>{{"Lz", lz}});
+               }});
+
+  add_problem({"variable-mass-sphere",
+               "a particle on a sphere with position-dependent inertia: non-separable H(q, p); n = 3, m = 1",
+               "constrained",
+               {{"radius", 1.0, "sphere radius"}, {"gravity", 1.0, "g"}, {"a1", 0.5, "inertia coefficient a1"},
+                {"a2", 1.5, "a2"}, {"a3", 0.8, "a3"}},
+               [](const parameter_values& v) {
+                 variable_mass_sphere_parameters p;
+                 p.radius = positive(v, "radius");
+                 p.gravity = v["gravity"];
+                 p.a1 = v["a1"];
+                 p.a2 = v["a2"];
+                 p.a3 = v["a3"];
+                 if (p.a1 < 0 || p.a2 < 0 || p.a3 < 0) throw usage_error("--set a1, a2, a3: must be >= 0");
+                 const variable_mass_sphere sys(p);
+                 return std::make_unique<hamiltonian_problem<variable_mass_sphere>>(sys, sys.initial_state());
+               }});
+
+  add_problem({"heavy-top",
+               "heavy top in quaternions, |e| = 1 (Hairer 2003, §5 data): general H(q, p); n = 4, m = 1; the "
+               "vertical spatial angular momentum is conserved",
+               "constrained",
+               {{"I1", 0.5, "principal moment 1"}, {"I2", 0.9, "principal moment 2"}, {"I3", 1.0, "principal moment 3"},
+                {"gravity", 1.0, "gamma in V = gamma Q33(e)"},
+                {"e0", 0.4, "initial orientation (normalized)"}, {"e1", 0.2, ""}, {"e2", 0.4, ""}, {"e3", 0.8, ""},
+                {"omega1", 0.2, "initial body angular velocity"}, {"omega2", 1.0, ""}, {"omega3", 0.4, ""}},
+               [](const parameter_values& v) {
+                 heavy_top_parameters p;
+                 p.inertia = vector<3>(positive(v, "I1"), positive(v, "I2"), positive(v, "I3"));
+                 p.gravity = v["gravity"];
+                 const vector<4> e(v["e0"], v["e1"], v["e2"], v["e3"]);
+                 if (!(e.norm() > 0)) throw usage_error("--set e0..e3: the orientation quaternion must be nonzero");
+                 p.orientation = e.normalized();
+                 p.body_angular_velocity = vector<3>(v["omega1"], v["omega2"], v["omega3"]);
+                 const heavy_top sys(p);
+                 // Rotations about the spatial vertical, e ↦ r ⋆ e, leave H invariant; their momentum
+                 // map ½ pᵀ(k ⋆ e), k = (0, 0, 0, 1), is k·(Q(e)Π) on the manifold (bilinear: RATTLE
+                 // and the Lobatto pairs keep it to round-off).
+                 auto spatial_lz = [](const Eigen::VectorXd& q, const Eigen::VectorXd& mom) {
+                   return 0.5 * vector<4>(mom).dot(quaternion_multiply(vector<4>(0, 0, 0, 1), vector<4>(q)));
+                 };
+                 return std::make_unique<hamiltonian_problem<heavy_top>>(
+                     sys, sys.initial_state(), std::vector<hamiltonian_problem<heavy_top>::named_map>{{"Lz_spatial", spatial_lz}});
+               }});
+});
+
+}  // namespace
+}  // namespace geomint::cli

@@ -1,0 +1,96 @@
+// Lie–Poisson problems (Engø–Faltinsen 1999 §6, McLachlan–Scovel 1994 §6), and Boost.Odeint's
+// runge_kutta_dopri5 on their plain ODE ẏ = −ad*_{∇H(y)} y (lie_poisson_vector_field) as the
+// "what a user does today" reference: it does not stay on the coadjoint orbit.
+#include <boost/numeric/odeint.hpp>
+
+#include "cli/driver.hpp"
+#include "cli/hamiltonian_problem.hpp"  // positive()
+#include "cli/lie_problems.hpp"
+
+namespace geomint::cli {
+namespace {
+
+using namespace geomint::problems;
+namespace ode = boost::numeric::odeint;
+
+template <class System>
+reference_result solve_dopri5(const problem_instance& instance, const reference_request& req) {
+  const auto& problem = as_lie_problem<System>(instance);
+  reference_result result;
+  if (req.sample_times.empty()) return result;
+  lie_poisson_vector_field<System> field(problem.system());
+  std::vector<double> y(problem.start().data(), problem.start().data() + problem.start().size());
+  auto stepper = ode::make_controlled(req.tolerance, req.tolerance, ode::runge_kutta_dopri5<std::vector<double>>());
+  std::size_t next = 0;
+  double observer_cpu = 0;
+  auto observer = [&](const std::vector<double>& s, double t) {  // as in odeint_reference.cpp
+    if (next >= req.sample_times.size() || t < req.sample_times[next] * (1 - 1e-12)) return;
+    const double c0 = cpu_seconds();
+    while (next < req.sample_times.size() && t >= req.sample_times[next] * (1 - 1e-12)) ++next;
+    req.sample(t, s);
+    req.progress(t);
+    observer_cpu += cpu_seconds() - c0;
+  };
+  const double c0 = cpu_seconds();
+  try {
+    result.steps = static_cast<long>(
+        ode::integrate_adaptive(stepper, std::cref(field), y, 0.0, req.t_end, std::min(1e-3, req.t_end), observer));
+  } catch (const ode::odeint_error& e) {
+    result.ok = false;
+    result.error = e.what();
+  }
+  result.cpu_seconds = cpu_seconds() - c0 - observer_cpu;
+  return result;
+}
+
+const registration problems_lie([] {
+  add_problem({"free-rigid-body",
+               "free rigid body on so(3)*, y = body angular momentum (Engo-Faltinsen 1999, §6.1 data); Casimir |y|",
+               "lie-poisson",
+               {{"I1", 7.0 / 8, "principal moment 1"}, {"I2", 5.0 / 8, "principal moment 2"}, {"I3", 1.0 / 4, "principal moment 3"},
+                {"y1", 0.875, "initial body angular momentum"}, {"y2", 0.625, ""}, {"y3", 0.25, ""}},
+               [](const parameter_values& v) {
+                 const free_rigid_body sys(vector<3>(positive(v, "I1"), positive(v, "I2"), positive(v, "I3")));
+                 return std::make_unique<lie_poisson_problem<free_rigid_body>>(sys, vector<3>(v["y1"], v["y2"], v["y3"]));
+               }});
+  add_problem({"heavy-top-se3",
+               "heavy top on se(3)*, y = (u, v) (Engo-Faltinsen 1999, §6.2 data); Casimirs |v|, u.v", "lie-poisson",
+               {{"I1", 7.0 / 8, "principal moment 1"}, {"I2", 7.0 / 8, ""}, {"I3", 2.0 / 8, ""}, {"mass", 1.0, "M"},
+                {"gravity", 9.81, "g"}, {"length", std::sqrt(3.0) / 2, "l"}, {"chi_x", 0, "unit vector to the centre of mass"},
+                {"chi_y", 0, ""}, {"chi_z", 1, ""}, {"u1", 0, "initial body angular momentum"}, {"u2", 0, ""},
+                {"u3", 0.25, ""}, {"v1", 0, "initial direction of gravity in the body"}, {"v2", -0.195090, ""},
+                {"v3", 0.980785, ""}},
+               [](const parameter_values& v) {
+                 heavy_top_se3_parameters p;
+                 p.inertia = vector<3>(positive(v, "I1"), positive(v, "I2"), positive(v, "I3"));
+                 p.mass = v["mass"];
+                 p.gravity = v["gravity"];
+                 p.length = v["length"];
+                 p.chi = vector<3>(v["chi_x"], v["chi_y"], v["chi_z"]);
+                 if (!(p.chi.norm() > 0)) throw usage_error("--set chi_x, chi_y, chi_z: must be nonzero");
+                 p.chi.normalize();
+                 vector<6> y;
+                 y << v["u1"], v["u2"], v["u3"], v["v1"], v["v2"], v["v3"];
+                 return std::make_unique<lie_poisson_problem<heavy_top_se3>>(heavy_top_se3(p), y);
+               }});
+  add_problem({"rigid-body-so5", "free rigid body on so(5)* (McLachlan-Scovel 1994, §6.1); Casimirs of so(5)",
+               "lie-poisson", {},
+               [](const parameter_values&) {
+                 return std::make_unique<lie_poisson_problem<rigid_body_so5>>(rigid_body_so5(), rigid_body_so5::initial_state());
+               }});
+  add_problem({"sine-euler-su3",
+               "Zeitlin's su(3) truncation of 2D ideal flow (Engo-Faltinsen 1999, §6.3), random vorticity; Casimirs "
+               "tr(W^k)/3",
+               "lie-poisson", {{"seed", 1999, "seed of the random initial vorticity", true}},
+               [](const parameter_values& v) {
+                 if (v["seed"] < 0 || v["seed"] > 4294967295.0) throw usage_error("--set seed: must be in 0 ... 2^32 - 1");
+                 return std::make_unique<lie_poisson_problem<sine_euler_su3>>(
+                     sine_euler_su3(), sine_euler_su3::random_initial_state(static_cast<unsigned>(v["seed"])));
+               }});
+  for_each_lie_problem([](auto tag, const char* name) {
+    add_reference("odeint_dopri5", odeint_dopri5_description, name, solve_dopri5<typename decltype(tag)::type>);
+  });
+});
+
+}  // namespace
+}  // namespace geomint::cli

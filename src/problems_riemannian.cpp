@@ -1,0 +1,83 @@
+// Problems of the Riemannian family: spaces the leapfrog of Leimkuhler–Patrick 1996 moves on.
+#include "cli/riemannian_problems.hpp"
+
+namespace geomint::cli {
+namespace {
+
+using namespace geomint::problems;
+
+double axial(const Eigen::VectorXd& q, const Eigen::VectorXd& p) {  // Σ k·(x_i × p_i)
+  double l = 0;
+  for (Eigen::Index k = 0; k + 2 < q.size(); k += 3) l += q(k) * p(k + 1) - q(k + 1) * p(k);
+  return l;
+}
+
+const registration problems_riemannian([] {
+  add_problem({"particle-on-ellipsoid",
+               "a particle on the ellipsoid sum y_i^2/a_i^2 = 1 with V = mu y3, in x = y/a on the unit sphere "
+               "(Leimkuhler-Patrick 1996, §2); the axial momentum is conserved when a1 = a2",
+               "riemannian",
+               {{"mass", 1.0, "mass"}, {"a1", 1.0, "semi-axis 1"}, {"a2", 1.0, "semi-axis 2"}, {"a3", 0.6, "semi-axis 3"},
+                {"mu", 1.0, "V = mu y3"}, {"theta", 2.0, "initial polar angle"},
+                {"omega_azimuthal", 1.3, "initial azimuthal rate"}, {"omega_polar", 0.4, "initial polar rate"}},
+               [](const parameter_values& v) {
+                 particle_on_ellipsoid_parameters p;
+                 p.mass = positive(v, "mass");
+                 p.a1 = positive(v, "a1");
+                 p.a2 = positive(v, "a2");
+                 p.a3 = positive(v, "a3");
+                 p.mu = v["mu"];
+                 const particle_on_ellipsoid sys(p);
+                 using problem = hamiltonian_problem<particle_on_ellipsoid>;
+                 std::vector<problem::named_map> momenta;
+                 if (p.a1 == p.a2) momenta.push_back({"Lz", axial});
+                 return std::make_unique<problem>(
+                     sys, sys.initial_state(v["theta"], v["omega_azimuthal"], v["omega_polar"]), momenta);
+               }});
+
+  add_problem({"double-spherical-pendulum-s2",
+               "the double spherical pendulum in relative coordinates on S^2 x S^2 (dense constant mass); same data "
+               "as double-spherical-pendulum; Lz conserved",
+               "riemannian",
+               {{"m1", 2.0, "mass 1"}, {"m2", 3.5, "mass 2"}, {"l1", 4.0, "rod 1"}, {"l2", 3.0, "rod 2"},
+                {"gravity", 9.81, "g"}},
+               [](const parameter_values& v) {
+                 double_spherical_pendulum_parameters p;
+                 p.m1 = positive(v, "m1");
+                 p.m2 = positive(v, "m2");
+                 p.l1 = positive(v, "l1");
+                 p.l2 = positive(v, "l2");
+                 p.gravity = v["gravity"];
+                 const double_spherical_pendulum_s2 sys(p);
+                 using problem = hamiltonian_problem<double_spherical_pendulum_s2>;
+                 return std::make_unique<problem>(sys, sys.initial_state(),
+                                                  std::vector<problem::named_map>{{"Lz", axial}});
+               }});
+
+  add_problem({"heavy-top-so3",
+               "the heavy top on SO(3) with its bi-invariant metric (Leimkuhler-Patrick 1996, §5.2); k.(q Pi) is "
+               "conserved",
+               "riemannian",
+               {{"I1", 1.0, "principal moment 1"}, {"I2", 2.0, "principal moment 2"}, {"I3", 3.0, "principal moment 3"},
+                {"c", 1.0, "m g l"}, {"chi_x", 0.0, "body vector to the centre of mass"}, {"chi_y", 0.0, ""},
+                {"chi_z", 1.0, ""}, {"tilt", 0.7, "initial tilt about the spatial x axis [rad]"},
+                {"omega1", 0.3, "initial body angular velocity"}, {"omega2", -0.2, ""}, {"omega3", 4.0, ""}},
+               [](const parameter_values& v) {
+                 heavy_top_so3_parameters p;
+                 p.i1 = positive(v, "I1");
+                 p.i2 = positive(v, "I2");
+                 p.i3 = positive(v, "I3");
+                 p.c = v["c"];
+                 p.chi_x = v["chi_x"];
+                 p.chi_y = v["chi_y"];
+                 p.chi_z = v["chi_z"];
+                 if (!(vector<3>(p.chi_x, p.chi_y, p.chi_z).norm() > 0))
+                   throw usage_error("--set chi_x, chi_y, chi_z: the centre-of-mass direction must be nonzero");
+                 const heavy_top_so3 sys(p);
+                 return std::make_unique<heavy_top_so3_problem>(
+                     sys, sys.initial_state(v["tilt"], vector<3>(v["omega1"], v["omega2"], v["omega3"])));
+               }});
+});
+
+}  // namespace
+}  // namespace geomint::cli
