@@ -157,6 +157,14 @@ struct has_double_actions<A, std::void_t<decltype(std::declval<const A&>().exp_c
 
 }  // namespace lie_detail
 
+/// The Bernoulli series of dexp_inv (out of line, so that the short truncations inline).
+template <class Algebra>
+[[gnu::noinline]] typename Algebra::vector_type dexp_inv_series(const Algebra& a, const typename Algebra::vector_type& s,
+                                                                const typename Algebra::vector_type& v, int q) {
+  using vec = typename Algebra::vector_type;
+  return lie_detail::bernoulli_series(v, q, [&](const vec& x) -> vec { return a.bracket(s, x); });
+}
+
 /// dexp⁻¹_σ v = Σ_{k=0}^{q} (B_k/k!) ad_σ^k v (Engø–Faltinsen (4.19)), truncated after degree q
 /// in σ, or summed to round-off for q = full_series.
 template <class Algebra, class S, class V>
@@ -169,7 +177,7 @@ typename Algebra::vector_type dexp_inv(const Algebra& a, const Eigen::MatrixBase
     const vec b = a.bracket(s, v);
     return q == 1 ? vec(v - b / 2) : vec(v - b / 2 + a.bracket(s, b) / 12);
   }
-  return lie_detail::bernoulli_series(vec(v), q, [&](const vec& x) -> vec { return a.bracket(s, x); });
+  return dexp_inv_series(a, s, vec(v), q);
 }
 
 /// dexp_σ v = Σ_{k=0}^{q} ad_σ^k v / (k+1)!  (Engø–Faltinsen §4.1); q = full_series sums to
