@@ -1,11 +1,18 @@
-// RKMK (Engø–Faltinsen Algorithm 2 with the classical RK4 tableau, exp and Cayley coordinates)
-// against a plain RK4 (odeint's runge_kutta4) on the same Lie–Poisson ODE ẏ = −ad*_{∇H(y)} y
-// (geomint::lie_poisson_vector_field), side by side in one process:
-//   - time per step, min and median over repetitions, and their ratio rkmk / RK4;
-//   - the largest relative Casimir error over the same n steps (relative to the scale of the
-//     Casimir's terms, casimir_scales): RKMK keeps it at round-off, plain RK4 does not.
+// Lie–Poisson steppers against a plain RK4 (Boost.Odeint's runge_kutta4), side by side in one
+// process (bench/support/bench_timing.hpp: interleaved repetitions, min and median).
 //
-//   bench_rkmk_vs_rk4 [repetitions] [steps]      (default 9 repetitions of 20000 steps, h = 0.1)
+// Part 1 (issue 7): the free rigid body with Engø–Faltinsen's data (§6.1: I = diag(7/8, 5/8, 1/4),
+// y(0) = (0.875, 0.625, 0.25)), h = 0.1, `reps` repetitions of `steps` steps (default 10 × 1e5 =
+// 1e6 steps): time per step of every RKMK variant (forward Euler, Heun, RK4, GL2 = implicit
+// midpoint, trapezoidal; exp and Cayley coordinates), the Lie discrete gradient (exp, Cayley)
+// and Moser–Veselov, each against runge_kutta4 on the Euler equations ẏ = y × I⁻¹y written
+// out (std::array<double, 3>). Target: RKMK-RK4 in exp coordinates ≤ 3× runge_kutta4.
+//
+// Part 2 (information): RKMK-RK4 (exp, Cayley) against runge_kutta4 on the generic vector field
+// lie_poisson_vector_field for the other algebras, with the largest relative Casimir error:
+// RKMK keeps it at round-off, plain RK4 does not.
+//
+//   bench_rkmk_vs_rk4 [repetitions] [steps]      (default 10 repetitions of 100000 steps)
 #include <utility>  // before odeint: its check_adapter.hpp uses std::pair without including it
 #include <algorithm>
 #include <array>
@@ -14,9 +21,14 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
+#include <string>
 #include <vector>
 
+#include "../support/bench_timing.hpp"
 #include "geomint/lie/cayley_coordinates.hpp"
+#include "geomint/lie/lie_discrete_gradient.hpp"
+#include "geomint/lie/moser_veselov.hpp"
 #include "geomint/lie/rkmk.hpp"
 #include "geomint/problems/free_rigid_body.hpp"
 #include "geomint/problems/heavy_top_se3.hpp"
@@ -29,6 +41,81 @@ namespace odeint = boost::numeric::odeint;
 namespace {
 
 constexpr double h = 0.1;
+
+/// The Euler equations ẏ = y × I⁻¹y as a user would write them for odeint.
+struct euler_equations {
+  std::array<double, 3> inverse_inertia;
+  void operator()(const std::array<double, 3>& y, std::array<double, 3>& dy, double) const {
+    const double w0 = y[0] * inverse_inertia[0], w1 = y[1] * inverse_inertia[1], w2 = y[2] * inverse_inertia[2];
+    dy[0] = y[1] * w2 - y[2] * w1;
+    dy[1] = y[2] * w0 - y[0] * w2;
+    dy[2] = y[0] * w1 - y[1] * w0;
+  }
+};
+
+struct candidate {
+  std::string name;
+  std::function<void(long)> run;  // n steps from y(0)
+  double casimir_error = 0;       // | |y(nh)| − |y(0)| | / |y(0)| after the last run
+};
+
+void rigid_body(int reps, long n) {
+  const problems::free_rigid_body sys;
+  const vector<3> y0 = problems::free_rigid_body::engo_faltinsen_initial_state();
+  std::vector<candidate> c;
+  c.reserve(16);
+  volatile double sink = 0;
+  {
+    const vector<3> inv = sys.inertia().cwiseInverse();
+    c.push_back({"odeint runge_kutta4 (Euler equations)", {}});
+    c.back().run = [&, f = euler_equations{{inv(0), inv(1), inv(2)}}, out = &c.back().casimir_error](long steps) {
+      odeint::runge_kutta4<std::array<double, 3>> rk4;
+      std::array<double, 3> x{y0(0), y0(1), y0(2)};
+      for (long k = 0; k < steps; ++k) rk4.do_step(f, x, k * h, h);
+      *out = std::fabs(std::sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]) / y0.norm() - 1);
+      sink = sink + x[0];
+    };
+  }
+  auto add = [&](std::string name, auto stepper) {
+    c.push_back({std::move(name), {}});
+    c.back().run = [&, stepper, out = &c.back().casimir_error](long steps) mutable {
+      vector<3> y = y0;
+      for (long k = 0; k < steps; ++k) stepper.do_step(sys, y, k * h, h);
+      *out = std::fabs(y.norm() / y0.norm() - 1);
+      sink = sink + y(0);
+    };
+  };
+  add("rkmk forward Euler, exp", rkmk<so3, rk::forward_euler>{});
+  add("rkmk Heun, exp", rkmk<so3, rk::heun>{});
+  add("rkmk RK4, exp", rkmk<so3, rk::rk4>{});
+  add("rkmk GL2 (implicit midpoint), exp", rkmk<so3, rk::implicit_midpoint>{});
+  add("rkmk trapezoidal, exp", rkmk<so3, rk::trapezoidal>{});
+  add("rkmk forward Euler, Cayley", rkmk<so3, rk::forward_euler, cayley_coordinates>{});
+  add("rkmk Heun, Cayley", rkmk<so3, rk::heun, cayley_coordinates>{});
+  add("rkmk RK4, Cayley", rkmk<so3, rk::rk4, cayley_coordinates>{});
+  add("rkmk GL2 (implicit midpoint), Cayley", rkmk<so3, rk::implicit_midpoint, cayley_coordinates>{});
+  add("rkmk trapezoidal, Cayley", rkmk<so3, rk::trapezoidal, cayley_coordinates>{});
+  add("lie_discrete_gradient, exp", lie_discrete_gradient<so3>{});
+  add("lie_discrete_gradient, Cayley", lie_discrete_gradient<so3, cayley_coordinates>{});
+  add("moser_veselov", moser_veselov<so3>{});
+
+  std::vector<std::function<void(long)>> runs;
+  for (const candidate& k : c) runs.push_back(k.run);
+  const std::vector<bench::timing> t = bench::side_by_side(runs, n, reps);
+
+  std::printf("Free rigid body (Engo-Faltinsen 6.1 data), h = %g, %d repetitions x %ld steps = %.0e steps each\n",
+              h, reps, n, double(reps) * n);
+  std::printf("%-40s %10s %10s %12s\n", "method", "ns/step", "(median)", "Casimir err");
+  for (std::size_t i = 0; i < c.size(); ++i)
+    std::printf("%-40s %10.1f %10.1f %12.1e\n", c[i].name.c_str(), t[i].min * 1e9, t[i].median * 1e9,
+                c[i].casimir_error);
+  std::printf("\nratio to odeint runge_kutta4 (min, median)\n");
+  for (std::size_t i = 1; i < c.size(); ++i) {
+    const std::string what = "rigid body: " + c[i].name + " / runge_kutta4";
+    bench::print_ratio(what.c_str(), t[i], t[0], c[i].name == "rkmk RK4, exp" ? 3.0 : 0.0);
+  }
+  std::printf("\n");
+}
 
 struct timing {
   double min, median;
@@ -117,20 +204,26 @@ void compare(const char* name, const System& sys, const typename System::state_t
 }  // namespace
 
 int main(int argc, char** argv) {
-  const int reps = argc > 1 ? std::atoi(argv[1]) : 9;
-  const long n = argc > 2 ? std::atol(argv[2]) : 20000;
-  std::printf("RKMK-RK4 vs plain RK4 (odeint runge_kutta4) on the same Lie-Poisson ODE, h = %g, %ld steps, %d reps\n",
-              h, n, reps);
+  const int reps = argc > 1 ? std::atoi(argv[1]) : 10;
+  const long n = argc > 2 ? std::atol(argv[2]) : 100000;
+  rigid_body(reps, n);
+
+  // Part 2: fewer steps (the larger algebras cost up to ~30 us per step).
+  const int reps2 = std::max(3, reps / 2);
+  const long n2 = std::max(1000L, n / 10);
+  std::printf("RKMK-RK4 vs plain RK4 (odeint runge_kutta4) on the generic Lie-Poisson vector field, h = %g, %ld steps, %d reps\n",
+              h, n2, reps2);
   std::printf("times in microseconds per step (min over reps); ratios rkmk/RK4 of min and of median;\n");
   std::printf("Casimir error: max |C - C0| / scale(C) over the run\n\n");
   std::printf("%-16s %4s %9s %9s %9s %7s %7s %7s %7s %10s %10s %10s\n", "problem", "dim", "RK4", "rkmk exp",
               "rkmk cay", "exp/min", "exp/med", "cay/min", "cay/med", "Cas RK4", "Cas exp", "Cas cay");
   compare("rigid body so3", problems::free_rigid_body{}, problems::free_rigid_body::engo_faltinsen_initial_state(),
-          reps, n);
-  compare("heavy top se3", problems::heavy_top_se3{}, problems::heavy_top_se3::engo_faltinsen_initial_state(), reps, n);
-  compare("body so(5)", problems::rigid_body_so_n<5>{}, problems::rigid_body_so_n<5>::initial_state(), reps, n);
-  compare("sine-Euler su(3)", problems::sine_euler<3>{}, problems::sine_euler<3>::random_initial_state(), reps, n);
-  compare("sine-Euler su(7)", problems::sine_euler<7>{}, problems::sine_euler<7>::random_initial_state(), reps,
-          n / 10);
+          reps2, n2);
+  compare("heavy top se3", problems::heavy_top_se3{}, problems::heavy_top_se3::engo_faltinsen_initial_state(), reps2,
+          n2);
+  compare("body so(5)", problems::rigid_body_so_n<5>{}, problems::rigid_body_so_n<5>::initial_state(), reps2, n2);
+  compare("sine-Euler su(3)", problems::sine_euler<3>{}, problems::sine_euler<3>::random_initial_state(), reps2, n2);
+  compare("sine-Euler su(7)", problems::sine_euler<7>{}, problems::sine_euler<7>::random_initial_state(), reps2,
+          n2 / 10);
   return 0;
 }

@@ -1,17 +1,26 @@
-// Cost of su(N) (Zeitlin's sine-bracket truncation, Engø–Faltinsen §6.3) against N: one bracket
-// (matrix form, O(N³) — the structure-constant sum would be O(N⁴) = O(dim²)), one evaluation of the
-// sine-Euler vector field, and one RKMK-RK4 step in exp coordinates. Times are min and median
-// over repetitions, all N measured in one run; the slopes of log time against log N are fitted
-// over N ≥ 9 (smaller N are dominated by fixed costs).
+// su(N) sine-Euler (Zeitlin's truncation, Engø–Faltinsen §6.3) for N = 15, 31, 63, 127, 255, 511
+// (issue 7): time per step of the implicit coadjoint method — RKMK with the GL2 tableau (Lie
+// implicit midpoint) in Cayley coordinates, stages solved matrix-free by fixed-point iteration
+// to round-off (lie_stage_solver::fixed_point) — against one complex N × N matrix product
+// (Eigen MatrixXcd, C.noalias() = A * B), interleaved in the same run (bench_timing.hpp).
+// Targets: slope of log(time per step) against log N ≤ 3.2; at N = 255 a step ≤ 15 products.
 //
-//   bench_su_n_scaling [repetitions]      (default 7)
+// Initial vorticity: ω_m = (uniform in [−1, 1] + i uniform in [−1, 1]) / |m|², a smooth field
+// whose matrix norm (and hence the time scale and the fixed-point contraction) barely depends on
+// N, so that h = 0.1 is the same physical step for every N. The step keeps the Casimirs
+// tr(Wᵏ)/N (k = 2, 3, 4 shown, relative to ‖W‖_Fᵏ/N) to round-off.
+//
+//   bench_su_n_scaling [repetitions]      (default 3)
 #include <algorithm>
-#include <chrono>
 #include <cmath>
+#include <complex>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <vector>
 
+#include "../support/bench_timing.hpp"
+#include "geomint/lie/cayley_coordinates.hpp"
 #include "geomint/lie/rkmk.hpp"
 #include "geomint/problems/sine_euler.hpp"
 
@@ -19,86 +28,106 @@ using namespace geomint;
 
 namespace {
 
+constexpr double h = 0.1;
+
 struct row {
   int n;
-  double bracket_min, bracket_med, field_min, field_med, step_min, step_med;
+  bench::timing step, product;
+  double iterations_per_step, casimir_error;
 };
 
-/// Min and median seconds per call of `body` (called `calls` times per repetition).
-template <class Body>
-std::pair<double, double> per_call(Body&& body, int reps, long calls) {
-  std::vector<double> t;
-  for (int r = 0; r < reps; ++r) {
-    const auto start = std::chrono::steady_clock::now();
-    for (long i = 0; i < calls; ++i) body();
-    t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / calls);
-  }
-  std::sort(t.begin(), t.end());
-  return {t.front(), t[t.size() / 2]};
+/// tr(Wᵏ)/N for k = 2, 3, 4 from two products' worth of work (W² once).
+Eigen::Vector3d low_casimirs(const Eigen::MatrixXcd& w) {
+  const Eigen::MatrixXcd w2 = w * w;
+  const double n = static_cast<double>(w.rows());
+  return Eigen::Vector3d(w2.trace().real(), (w2.array() * w.transpose().array()).sum().real(), w2.squaredNorm()) / n;
 }
 
 template <int N>
 row measure(int reps) {
   using sys_type = problems::sine_euler<N>;
   using vec = typename su_n<N>::vector_type;
-  static const sys_type sys;  // static: the algebra's phase tables are large for large N
+  static const sys_type sys;  // static: the algebra's tables are O(N²)
   const su_n<N>& alg = sys.algebra();
-  const vec u = sys_type::random_initial_state(1), v = sys_type::random_initial_state(2);
-  // About 0.1 s per repetition at N = 3 and fewer calls for larger N (cost ~ N³).
-  const long calls = std::max(20L, 100000L / (N * N * N / 27));
-  volatile double sink = 0;
-  vec out(alg.dim()), g(alg.dim());
-  const auto b = per_call([&] { out = alg.bracket(u, v); sink = sink + out(0); }, reps, calls);
-  const auto f = per_call(
-      [&] {
-        sys.gradient(u, g);
-        out = -alg.ad_star(g, u);
-        sink = sink + out(0);
-      },
-      reps, calls);
-  rkmk<su_n<N>, rk::rk4> stepper;
-  vec y = u;
-  stepper.do_step(sys, y, 0.0, 0.01);  // sizes the workspace
-  const auto s = per_call([&] { stepper.do_step(sys, y, 0.0, 0.01); }, reps, std::max(5L, calls / 10));
-  sink = sink + y(0);
-  return {N, b.first, b.second, f.first, f.second, s.first, s.second};
+  vec y0 = sys_type::random_initial_state(1);
+  for (int i = 0; i < su_n<N>::mode_count; ++i) y0.template segment<2>(2 * i) /= alg.modes()[i].squared_norm();
+
+  lie_options options;
+  options.stage_solver = lie_stage_solver::fixed_point;
+  rkmk<su_n<N>, rk::implicit_midpoint, cayley_coordinates> stepper(options);
+  vec y = y0;
+  stepper.do_step(sys, y, 0.0, h);  // sizes the workspace
+  const long steps_before = stepper.statistics().steps, iterations_before = stepper.statistics().iterations;
+
+  const Eigen::MatrixXcd a = Eigen::MatrixXcd::Random(N, N), b = Eigen::MatrixXcd::Random(N, N);
+  Eigen::MatrixXcd c(N, N);
+  const long calls = std::max(1L, 200L * 15 * 15 * 15 / (long(N) * N * N));
+  const std::vector<bench::timing> t = bench::side_by_side(
+      {[&](long k) {
+         for (long i = 0; i < k; ++i) stepper.do_step(sys, y, 0.0, h);
+       },
+       [&](long k) {
+         for (long i = 0; i < k; ++i) {
+           c.noalias() = a * b;
+           bench::keep(c);
+         }
+       }},
+      calls, reps);
+
+  const double iterations = double(stepper.statistics().iterations - iterations_before) /
+                            double(stepper.statistics().steps - steps_before);
+  const Eigen::MatrixXcd w0 = alg.hermitian(y0), w1 = alg.hermitian(y);
+  const double f = w0.norm();
+  const Eigen::Vector3d scale(std::pow(f, 2) / N, std::pow(f, 3) / N, std::pow(f, 4) / N);
+  const double casimir = (low_casimirs(w1) - low_casimirs(w0)).cwiseAbs().cwiseQuotient(scale).maxCoeff();
+  return {N, t[0], t[1], iterations, casimir};
 }
 
-double slope(const std::vector<row>& rows, double row::*field) {
+double slope(const std::vector<row>& rows, double bench::timing::*field, bool step) {
   double mx = 0, my = 0, sxy = 0, sxx = 0;
-  int m = 0;
-  for (const row& r : rows)
-    if (r.n >= 9) {
-      mx += std::log(r.n);
-      my += std::log(r.*field);
-      ++m;
-    }
-  mx /= m;
-  my /= m;
-  for (const row& r : rows)
-    if (r.n >= 9) {
-      sxy += (std::log(r.n) - mx) * (std::log(r.*field) - my);
-      sxx += (std::log(r.n) - mx) * (std::log(r.n) - mx);
-    }
+  for (const row& r : rows) {
+    mx += std::log(r.n);
+    my += std::log((step ? r.step : r.product).*field);
+  }
+  mx /= rows.size();
+  my /= rows.size();
+  for (const row& r : rows) {
+    const double x = std::log(r.n) - mx, y = std::log((step ? r.step : r.product).*field) - my;
+    sxy += x * y;
+    sxx += x * x;
+  }
   return sxy / sxx;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  const int reps = argc > 1 ? std::atoi(argv[1]) : 7;
-  std::printf("su(N) sine-bracket costs, %d repetitions; microseconds per call, min (median)\n\n", reps);
-  std::printf("%4s %6s %22s %22s %22s\n", "N", "dim", "bracket", "vector field", "rkmk RK4 step");
-  std::vector<row> rows{measure<3>(reps),  measure<5>(reps),  measure<7>(reps),  measure<9>(reps),
-                        measure<11>(reps), measure<13>(reps), measure<15>(reps), measure<19>(reps),
-                        measure<23>(reps), measure<27>(reps)};
+  const int reps = argc > 1 ? std::atoi(argv[1]) : 3;
+  std::printf("su(N) sine-Euler: RKMK GL2 (implicit midpoint), Cayley coordinates, fixed-point stages to round-off,\n");
+  std::printf("h = %g, smooth initial vorticity; %d repetitions, interleaved with one MatrixXcd product\n\n", h, reps);
+  std::printf("%4s %7s %14s %14s %14s %14s %9s %9s %11s\n", "N", "dim", "step ms", "(median)", "product ms",
+              "(median)", "step/prod", "iter/step", "Casimir err");
+  std::vector<row> rows;
+  auto run = [&](row r) {
+    rows.push_back(r);
+    std::printf("%4d %7d %14.4f %14.4f %14.4f %14.4f %9.2f %9.1f %11.1e\n", r.n, r.n * r.n - 1, r.step.min * 1e3,
+                r.step.median * 1e3, r.product.min * 1e3, r.product.median * 1e3, r.step.min / r.product.min,
+                r.iterations_per_step, r.casimir_error);
+    std::fflush(stdout);
+  };
+  run(measure<15>(reps));
+  run(measure<31>(reps));
+  run(measure<63>(reps));
+  run(measure<127>(reps));
+  run(measure<255>(reps));
+  run(measure<511>(reps));
+
+  const double s_min = slope(rows, &bench::timing::min, true), s_med = slope(rows, &bench::timing::median, true);
+  std::printf("\nslope of log time against log N, N = 15..511 (min / median): step %.2f / %.2f, product %.2f / %.2f\n",
+              s_min, s_med, slope(rows, &bench::timing::min, false), slope(rows, &bench::timing::median, false));
+  std::printf("%-58s %8.3f %8.3f   target <= %.2f  %s\n", "su(N) GL2 step: log-log slope of time per step vs N", s_min,
+              s_med, 3.2, s_min <= 3.2 ? "met" : "MISSED");
   for (const row& r : rows)
-    std::printf("%4d %6d %10.2f (%9.2f) %10.2f (%9.2f) %10.1f (%9.1f)\n", r.n, r.n * r.n - 1, r.bracket_min * 1e6,
-                r.bracket_med * 1e6, r.field_min * 1e6, r.field_med * 1e6, r.step_min * 1e6, r.step_med * 1e6);
-  std::printf("\nslope of log time against log N for N >= 9 (min / median):\n");
-  std::printf("  bracket       %.2f / %.2f   (O(N^3) matrix form; a structure-constant sum would be 4)\n",
-              slope(rows, &row::bracket_min), slope(rows, &row::bracket_med));
-  std::printf("  vector field  %.2f / %.2f\n", slope(rows, &row::field_min), slope(rows, &row::field_med));
-  std::printf("  rkmk RK4 step %.2f / %.2f\n", slope(rows, &row::step_min), slope(rows, &row::step_med));
+    if (r.n == 255) bench::print_ratio("su(255) GL2 step / one MatrixXcd 255x255 product", r.step, r.product, 15.0);
   return 0;
 }

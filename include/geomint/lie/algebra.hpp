@@ -46,6 +46,8 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <type_traits>
+#include <utility>
 
 #include "geomint/core/types.hpp"
 
@@ -144,7 +146,24 @@ M expm1(const M& s) {
   return e;
 }
 
+/// Whether an algebra offers the double-precision coadjoint actions exp_coadjoint_double /
+/// cayley_coadjoint_double (for stage points, see exp_coordinates::stage_act).
+template <class A, class = void>
+struct has_double_actions : std::false_type {};
+template <class A>
+struct has_double_actions<A, std::void_t<decltype(std::declval<const A&>().exp_coadjoint_double(
+                                 std::declval<const typename A::vector_type&>(),
+                                 std::declval<const typename A::vector_type&>()))>> : std::true_type {};
+
 }  // namespace lie_detail
+
+/// The Bernoulli series of dexp_inv (out of line, so that the short truncations inline).
+template <class Algebra>
+[[gnu::noinline]] typename Algebra::vector_type dexp_inv_series(const Algebra& a, const typename Algebra::vector_type& s,
+                                                                const typename Algebra::vector_type& v, int q) {
+  using vec = typename Algebra::vector_type;
+  return lie_detail::bernoulli_series(v, q, [&](const vec& x) -> vec { return a.bracket(s, x); });
+}
 
 /// dexp⁻¹_σ v = Σ_{k=0}^{q} (B_k/k!) ad_σ^k v (Engø–Faltinsen (4.19)), truncated after degree q
 /// in σ, or summed to round-off for q = full_series.
@@ -153,7 +172,12 @@ typename Algebra::vector_type dexp_inv(const Algebra& a, const Eigen::MatrixBase
                                        const Eigen::MatrixBase<V>& v, int q) {
   using vec = typename Algebra::vector_type;
   const vec s = sigma;
-  return lie_detail::bernoulli_series(vec(v), q, [&](const vec& x) -> vec { return a.bracket(s, x); });
+  if (q == 0) return v;
+  if (q == 1 || q == 2) {  // the truncations RKMK of order ≤ 4 uses: v − ½[σ, v] + (1/12)[σ, [σ, v]]
+    const vec b = a.bracket(s, v);
+    return q == 1 ? vec(v - b / 2) : vec(v - b / 2 + a.bracket(s, b) / 12);
+  }
+  return dexp_inv_series(a, s, vec(v), q);
 }
 
 /// dexp_σ v = Σ_{k=0}^{q} ad_σ^k v / (k+1)!  (Engø–Faltinsen §4.1); q = full_series sums to

@@ -18,6 +18,16 @@ struct cayley_coordinates {
                                            const Eigen::MatrixBase<Y>& y) {
     return a.cayley_coadjoint(sigma, y);
   }
+  /// The same action for a stage point of a Runge–Kutta method, which only feeds ∇H: in double
+  /// precision where the algebra offers it (its rounding never reaches the orbit).
+  template <class Algebra, class S, class Y>
+  static typename Algebra::vector_type stage_act(const Algebra& a, const Eigen::MatrixBase<S>& sigma,
+                                                 const Eigen::MatrixBase<Y>& y) {
+    if constexpr (lie_detail::has_double_actions<Algebra>::value)
+      return a.cayley_coadjoint_double(sigma, y);
+    else
+      return a.cayley_coadjoint(sigma, y);
+  }
   /// dcay⁻¹_σ v truncated after degree q in σ (it has degree 2; full_series: exact).
   template <class Algebra, class S, class V>
   static typename Algebra::vector_type inverse_differential(const Algebra& a, const Eigen::MatrixBase<S>& sigma,

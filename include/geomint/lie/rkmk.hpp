@@ -12,10 +12,17 @@
 // Implicit tableaux (Gauss: GL2 = implicit midpoint; Lobatto IIIA 2 = trapezoidal rule) solve
 // the stage equations for K = (k_1, …, k_s) by simplified Newton (geomint::newton_solve) to
 // near round-off, with the frozen matrix 1 − h A ⊗ J₀, J₀ = D²H(y₀) J(y₀) (+ ½ ad_{∇H(y₀)} when
-// the commutator term is kept): the derivative of the stage map at σ = 0.
+// the commutator term is kept): the derivative of the stage map at σ = 0. That matrix has
+// (s·d)² entries; for large algebras (su(N): d = N² − 1) the stages are solved matrix-free
+// instead, by the fixed-point iteration K ← F(K) of the stage map itself (lie_stage_solver):
+// it contracts with factor ~ h‖A‖ ‖D²H J‖, i.e. for small h, costs one stage map per
+// iteration and O(s·d) memory, and stops at round-off like the Newton driver.
 #pragma once
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
 #include <boost/numeric/odeint/stepper/stepper_categories.hpp>
 #include <type_traits>
 
@@ -27,8 +34,17 @@
 
 namespace geomint {
 
+/// How the stage equations of implicit tableaux are solved.
+enum class lie_stage_solver {
+  automatic,    ///< newton up to s·d = fixed_point_threshold unknowns, fixed_point above
+  newton,       ///< simplified Newton with the frozen (s·d)² matrix 1 − h A ⊗ J₀
+  fixed_point,  ///< K ← F(K), matrix-free; converges for small h
+};
+
 struct lie_options {
-  newton_options newton = lie_newton_defaults();
+  newton_options newton = lie_newton_defaults();  ///< also the fixed point's tolerance and iteration cap
+  lie_stage_solver stage_solver = lie_stage_solver::automatic;
+  static constexpr int fixed_point_threshold = 1000;
 };
 
 /// RKMK with an S-stage tableau given at run time (rkmk below names it by a tag type). One
@@ -61,6 +77,11 @@ class rkmk_method {
   lie_options& options() { return options_; }
   const lie_options& options() const { return options_; }
   const lie_statistics& statistics() const { return stats_; }
+  /// Whether the implicit stages of the current system are solved by fixed-point iteration.
+  bool uses_fixed_point(int d) const {
+    return options_.stage_solver == lie_stage_solver::fixed_point ||
+           (options_.stage_solver == lie_stage_solver::automatic && S * d > lie_options::fixed_point_threshold);
+  }
   /// Forgets the stage Jacobian (call after changing a system's parameters in place).
   void reset() { jacobian_valid_ = false; }
 
@@ -75,10 +96,12 @@ class rkmk_method {
     const Algebra& alg = lie_detail::algebra_of(sys);
     lie_detail::require_state_size(x, alg.dim(), Algebra::name());
     auto y = view(x);
-    if (d_ != alg.dim()) resize(alg.dim());
+    if (d_ != alg.dim() || fixed_point_ != uses_fixed_point(alg.dim())) resize(alg.dim());
     y0_ = y;
     if (tableau_.is_explicit())
       explicit_stages(sys, alg, dt);
+    else if (fixed_point_)
+      fixed_point_stages(sys, alg, t, dt);
     else
       implicit_stages(sys, alg, t, dt);
     sigma_.noalias() = dt * (k_ * tableau_.b);
@@ -99,7 +122,10 @@ class rkmk_method {
     g0_.resize(d);
     sigma_.resize(d);
     k_.resize(d, S);
-    if (!tableau_.is_explicit()) {
+    fixed_point_ = uses_fixed_point(d);
+    if (!tableau_.is_explicit() && fixed_point_) {
+      k_next_.resize(d, S);
+    } else if (!tableau_.is_explicit()) {
       z_.resize(S * d);
       z0_.resize(S * d);
       r_.resize(S * d);
@@ -122,7 +148,7 @@ class rkmk_method {
       sys.gradient(y0_, g_);
       out = g_;
     } else {
-      ys_ = Coordinates::act(alg, sigma_, y0_);
+      ys_ = Coordinates::stage_act(alg, sigma_, y0_);
       sys.gradient(ys_, g_);
       out = Coordinates::inverse_differential(alg, sigma_, g_, truncation());
     }
@@ -185,12 +211,47 @@ class rkmk_method {
     for (int i = 0; i < S; ++i) k_.col(i) = z_.segment(i * d_, d_);
   }
 
+  /// The stage equations k_i = F_i(K) by Jacobi fixed-point iteration from k_i = ∇H(y₀), until
+  /// the relative change is below the tolerance, or stalls within 100 × tolerance (round-off).
+  template <class Sys>
+  void fixed_point_stages(const Sys& sys, const Algebra& alg, double t, double dt) {
+    sys.gradient(y0_, g0_);
+    for (int i = 0; i < S; ++i) k_.col(i) = g0_;
+    const newton_options& o = options_.newton;
+    double previous = std::numeric_limits<double>::infinity(), change = 0, first = 0;
+    for (int it = 1; it <= o.max_iterations; ++it) {
+      for (int i = 0; i < S; ++i) stage(sys, alg, [this](int j) { return k_.col(j); }, i, dt, k_next_.col(i));
+      change = (k_next_ - k_).cwiseAbs().maxCoeff() / std::fmax(k_next_.cwiseAbs().maxCoeff(), 1e-300);
+      k_.swap(k_next_);
+      ++stats_.iterations;
+      if (!std::isfinite(change))
+        throw step_error(failure_reason::non_finite_value, t, dt, it, change,
+                         "RKMK fixed-point stage iteration: a stage value is not finite");
+      if (change <= o.tolerance) return;
+      // No longer decreasing: converged if at round-off (which grows with the cost of the stage
+      // map, e.g. ~ε N for su(N) products), else diverging.
+      if (it == 1) first = change;
+      if (change >= previous &&
+          (change <= 100 * o.tolerance || (change <= o.roundoff_floor && change <= 1e-4 * first)))
+        return;
+      if (it >= 3 && change > previous)
+        throw step_error(failure_reason::newton_diverged, t, dt, it, change,
+                         "RKMK fixed-point stage iteration diverges: the step is too large for it "
+                         "(use a smaller h or lie_stage_solver::newton)");
+      previous = change;
+    }
+    throw step_error(failure_reason::max_iterations, t, dt, o.max_iterations, change,
+                     "RKMK fixed-point stage iteration: no convergence within " +
+                         std::to_string(o.max_iterations) + " iterations");
+  }
+
   butcher_tableau<S> tableau_;
   lie_options options_;
   lie_statistics stats_;
   int d_ = -1;
   vec y0_, y1_, ys_, g_, g0_, sigma_;
-  matrix<D, S> k_;
+  matrix<D, S> k_, k_next_;
+  bool fixed_point_ = false;
   vector<SD> z_, z0_, r_;
   matrix<D, D> j0_, hess_;
   dense_lu<SD> lu_;

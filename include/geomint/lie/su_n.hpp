@@ -15,10 +15,20 @@
 // hat(σ) = (i/4) W(σ); the scale 1/4 makes geomint's bracket the sine bracket (6.31), so that
 // H = ½ Σ_m |ω_m|²/|m|² gives exactly (6.32), in matrix form Ẇ = −(i/2)[Ψ, W], Ψ = Σ ω_m T_m/|m|².
 //
+// Storage and cost: the matrices are fixed-size up to N = 15 and dynamic above; the change of
+// basis between a state and its matrix is one N × N complex matrix product: along each wrapped
+// diagonal r − j ≡ m₂ the entries of W are a discrete Fourier transform over m₁, so
+// D = F A with F_{j,a} = ε^{2aj} and A_{m₁,m₂} = ω_m ε^{m₁m₂} (indices mod N), then
+// W_{(j+m₂) mod N, j} = D_{j,m₂}; the way back multiplies by F†. Tables are O(N²).
+//
 // Group: the coadjoint action is W ↦ g† W g for unitary g, applied in increment form; exp by
 // scaling and squaring of a Taylor series for e^S − 1 (lie_detail::expm1);
 // Cayley maps into U(N) rather than SU(N), which acts on su(N)* through its image in
 // PU(N) = U(N)/U(1): dcay⁻¹ gets a multiple of (1 − Ω²/4) that keeps it traceless (see dcay_inv).
+// The increment is formed in extended precision for N ≤ extended_limit (algebra.hpp: no Casimir
+// drift from repeated rounding over 1e5 steps); above, in double — extended-precision products
+// are not vectorized and would cost ~20× a double one — so Casimirs keep to round-off per step
+// (a random walk over long runs). Stage points always use double (exp_coadjoint_double).
 // Casimirs: tr(Wᵏ)/N, k = 2..N; for N = 3 these are (6.33) and (6.34).
 #pragma once
 
@@ -27,6 +37,8 @@
 #include <array>
 #include <cmath>
 #include <complex>
+#include <type_traits>
+#include <vector>
 
 #include "geomint/lie/algebra.hpp"
 
@@ -42,20 +54,23 @@ class su_n {
   static constexpr int dimension = size::fixed_if_small(N * N - 1);
   static constexpr bool has_cayley = true;
   static constexpr int casimir_count = N - 1;
+  /// The largest N whose coadjoint action forms its increment in extended precision.
+  static constexpr int extended_limit = 11;
+  static constexpr int matrix_size = N <= 15 ? N : dynamic;
   using complex = std::complex<double>;
   using vector_type = vector<dimension>;
   using operator_type = matrix<dimension, dimension>;
-  using matrix_type = Eigen::Matrix<complex, N, N>;
+  using matrix_type = Eigen::Matrix<complex, matrix_size, matrix_size>;
   using group_type = matrix_type;
   template <class T>
-  using cmatrix = Eigen::Matrix<std::complex<T>, N, N>;
+  using cmatrix = Eigen::Matrix<std::complex<T>, matrix_size, matrix_size>;
 
   struct mode {
     int m1, m2;
     int squared_norm() const { return m1 * m1 + m2 * m2; }
   };
 
-  su_n() {
+  su_n() : modes_(mode_count) {
     int k = 0;
     const int h = (N - 1) / 2;
     for (int m2 = 0; m2 <= h; ++m2)
@@ -68,20 +83,17 @@ class su_n {
       return a.squared_norm() < b.squared_norm();
     });
     const extended two_pi = 6.283185307179586476925286766559L;
-    for (int i = 0; i < mode_count; ++i) {
-      const mode m = modes_[i];
-      for (int j = 0; j < N; ++j) {
-        // (T_m)_{(j+m₂) mod N, j} = ε^{m₁m₂ + 2m₁j}
-        const int e = wrap(m.m1 * m.m2 + 2 * m.m1 * j);
-        phase_[i * N + j] = std::polar(extended(1), two_pi * e / N);
-        row_[i * N + j] = wrap(j + m.m2);
-      }
-    }
+    roots_.resize(N);
+    for (int e = 0; e < N; ++e) roots_[e] = std::polar(extended(1), two_pi * e / N);
+    fourier_extended_.resize(N, N);
+    for (int j = 0; j < N; ++j)
+      for (int a = 0; a < N; ++a) fourier_extended_(j, a) = roots_[wrap(2 * a * j)];
+    fourier_ = fourier_extended_.template cast<complex>();
   }
 
   static const char* name() { return "su_n"; }
   static constexpr int dim() { return N * N - 1; }
-  const std::array<mode, mode_count>& modes() const { return modes_; }
+  const std::vector<mode>& modes() const { return modes_; }
 
   /// The Hermitian matrix Σ_{m∈C} x_m T_m with x_m = x_{2i} + i x_{2i+1} for m = modes()[i]
   /// and x_{−m} = x_m* (the vorticity matrix W of a state).
@@ -127,13 +139,13 @@ class su_n {
 
   template <class S>
   group_type exp(const Eigen::MatrixBase<S>& sigma) const {
-    return matrix_type::Identity() + lie_detail::expm1(matrix_type(hat(sigma)));
+    return matrix_type::Identity(N, N) + lie_detail::expm1(matrix_type(hat(sigma)));
   }
   template <class S>
   group_type cayley(const Eigen::MatrixBase<S>& sigma) const {
     const matrix_type s = hat(sigma) / 2.0;
-    const Eigen::PartialPivLU<matrix_type> lu(matrix_type(matrix_type::Identity() - s));
-    return lu.solve(matrix_type(matrix_type::Identity() + s));
+    const Eigen::PartialPivLU<matrix_type> lu(matrix_type(matrix_type::Identity(N, N) - s));
+    return lu.solve(matrix_type(matrix_type::Identity(N, N) + s));
   }
   /// Ad_g ξ = vee(g† hat(ξ) g).
   operator_type adjoint(const group_type& g) const {
@@ -147,31 +159,55 @@ class su_n {
   vector_type coadjoint(const group_type& g, const Eigen::MatrixBase<Y>& y) const {
     return coefficients(matrix_type(g.adjoint() * hermitian(y) * g));
   }
-  /// coadjoint(exp(σ), y) as y + coefficients(E†W + WE + E†WE), E = e^{hat σ} − 1, in extended
-  /// precision and rounded once (algebra.hpp): the state is never rebuilt from its matrix.
+  /// coadjoint(exp(σ), y) as y + coefficients(E†W + WE + E†WE), E = e^{hat σ} − 1, rounded once
+  /// (in extended precision for N ≤ extended_limit, see above): the state is never rebuilt from
+  /// its matrix.
   template <class S, class Y>
   vector_type exp_coadjoint(const Eigen::MatrixBase<S>& s, const Eigen::MatrixBase<Y>& y) const {
-    return act_increment(lie_detail::expm1(hat_extended(s)), y);
+    if constexpr (N <= extended_limit)
+      return act_increment(lie_detail::expm1(hat_in<extended>(s)), y);
+    else
+      return exp_coadjoint_double(s, y);
   }
   /// coadjoint(cayley(σ), y) with cay(S) − 1 = (1 − S/2)⁻¹ S.
   template <class S, class Y>
   vector_type cayley_coadjoint(const Eigen::MatrixBase<S>& s, const Eigen::MatrixBase<Y>& y) const {
-    using m = cmatrix<extended>;
-    const m h = hat_extended(s);
-    const Eigen::PartialPivLU<m> lu(m(m::Identity() - h / extended(2)));
-    return act_increment(m(lu.solve(h)), y);
+    if constexpr (N <= extended_limit)
+      return act_increment(cayley_minus_one<extended>(s), y);
+    else
+      return cayley_coadjoint_double(s, y);
   }
-  /// y ↦ coadjoint(1 + e, y) = y + coefficients(e†W + We + e†We), in extended precision.
-  template <class Y>
-  vector_type act_increment(const cmatrix<extended>& e, const Eigen::MatrixBase<Y>& y) const {
-    const vector_of<dimension, extended> x = y.template cast<extended>();
-    const cmatrix<extended> w = hermitian_in<extended>(x);
-    const cmatrix<extended> ew = e.adjoint() * w;
-    return (x + coefficients_in<extended>(cmatrix<extended>(ew + w * e + ew * e))).template cast<double>();
+  /// The same actions in double throughout (RKMK stage points; every action for N > extended_limit).
+  template <class S, class Y>
+  vector_type exp_coadjoint_double(const Eigen::MatrixBase<S>& s, const Eigen::MatrixBase<Y>& y) const {
+    return act_increment(lie_detail::expm1(hat_in<double>(s)), y);
   }
-  template <class S>
-  cmatrix<extended> hat_extended(const Eigen::MatrixBase<S>& s) const {
-    return std::complex<extended>(0, 0.25L) * hermitian_in<extended>(vector_of<dimension, extended>(s.template cast<extended>()));
+  template <class S, class Y>
+  vector_type cayley_coadjoint_double(const Eigen::MatrixBase<S>& s, const Eigen::MatrixBase<Y>& y) const {
+    return act_increment(cayley_minus_one<double>(s), y);
+  }
+  /// y ↦ coadjoint(1 + e, y) = y + coefficients(e†W + We + e†We) in e's precision; W Hermitian,
+  /// so e†W = (We)†: two products.
+  template <class T, class Y>
+  vector_type act_increment(const cmatrix<T>& e, const Eigen::MatrixBase<Y>& y) const {
+    const vector_of<dimension, T> x = y.template cast<T>();
+    const cmatrix<T> we = hermitian_in<T>(x) * e;
+    cmatrix<T> increment = we.adjoint() * e;
+    increment += we;
+    increment += we.adjoint();
+    return (x + coefficients_in<T>(increment)).template cast<double>();
+  }
+  /// hat(σ) = (i/4) W(σ) in precision T.
+  template <class T, class S>
+  cmatrix<T> hat_in(const Eigen::MatrixBase<S>& s) const {
+    return std::complex<T>(0, T(0.25)) * hermitian_in<T>(vector_of<dimension, T>(s.template cast<T>()));
+  }
+  /// cay(hat σ) − 1 = (1 − hat σ/2)⁻¹ hat σ in precision T.
+  template <class T, class S>
+  cmatrix<T> cayley_minus_one(const Eigen::MatrixBase<S>& s) const {
+    const cmatrix<T> h = hat_in<T>(s);
+    const Eigen::PartialPivLU<cmatrix<T>> lu(cmatrix<T>(cmatrix<T>::Identity(N, N) - h / T(2)));
+    return lu.solve(h);
   }
   /// dψ⁻¹ for ψ(σ) = [cay(hat σ)] ∈ PU(N). With Ω = −hat σ, Ξ = −hat v (the realization in
   /// which Engø–Faltinsen §4.2 is written): R = Ξ − ½[Ω, Ξ] − ¼ ΩΞΩ is the matrix dcay⁻¹ in
@@ -184,7 +220,7 @@ class su_n {
     matrix_type r = xi - (om * xi - xi * om) / 2.0;
     if (q >= 2) {
       r -= om * xi * om / 4.0;
-      const matrix_type p = matrix_type::Identity() - om * om / 4.0;
+      const matrix_type p = matrix_type::Identity(N, N) - om * om / 4.0;
       r -= (r.trace() / p.trace()) * p;
     }
     return vee(matrix_type(-r));
@@ -214,46 +250,65 @@ class su_n {
  private:
   static int wrap(int k) { return ((k % N) + N) % N; }
 
-  /// hermitian() in precision T.
+  /// The Fourier matrix F in precision T.
+  template <class T>
+  const cmatrix<T>& fourier() const {
+    if constexpr (std::is_same<T, extended>::value)
+      return fourier_extended_;
+    else
+      return fourier_;
+  }
+  /// ε^e in precision T.
+  template <class T>
+  std::complex<T> root(int e) const {
+    const std::complex<extended> r = roots_[wrap(e)];
+    return std::complex<T>(T(r.real()), T(r.imag()));
+  }
+
+  /// hermitian() in precision T: A_{m₁,m₂} = ω_m ε^{m₁m₂} over the whole cell (ω_{−m} = ω_m*),
+  /// D = F A, W_{(j+m₂) mod N, j} = D_{j,m₂}.
   template <class T, class X>
   cmatrix<T> hermitian_in(const Eigen::MatrixBase<X>& x) const {
-    cmatrix<T> w = cmatrix<T>::Zero();
+    cmatrix<T> a = cmatrix<T>::Zero(N, N);
     for (int i = 0; i < mode_count; ++i) {
-      const T cr = x(2 * i), ci = x(2 * i + 1);
-      for (int j = 0; j < N; ++j) {
-        // Real arithmetic: std::complex products call the slow NaN-checking __muldc3.
-        const T pr = T(phase_[i * N + j].real()), pi = T(phase_[i * N + j].imag());
-        const T tr = cr * pr - ci * pi, ti = cr * pi + ci * pr;
-        const int r = row_[i * N + j];
-        w(r, j) += std::complex<T>(tr, ti);
-        w(j, r) += std::complex<T>(tr, -ti);
-      }
+      const mode m = modes_[i];
+      // Real arithmetic: std::complex products call the slow NaN-checking __muldc3.
+      const T cr = T(x(2 * i)), ci = T(x(2 * i + 1));
+      const std::complex<T> p = root<T>(m.m1 * m.m2);
+      a(wrap(m.m1), wrap(m.m2)) = std::complex<T>(cr * p.real() - ci * p.imag(), cr * p.imag() + ci * p.real());
+      a(wrap(-m.m1), wrap(-m.m2)) = std::complex<T>(cr * p.real() + ci * p.imag(), cr * p.imag() - ci * p.real());
     }
+    const cmatrix<T> d = fourier<T>() * a;
+    cmatrix<T> w(N, N);
+    for (int b = 0; b < N; ++b)
+      for (int j = 0; j < N; ++j) w(wrap(j + b), j) = d(j, b);
     return w;
   }
-  /// coefficients() in precision T (takes a matrix, not an expression: entries are read twice).
+  /// coefficients() in precision T: x_m = tr(T_m† w_H)/N for the Hermitian part w_H of w,
+  /// = ε^{−m₁m₂} (F† D)_{m₁,m₂}/N with D_{j,m₂} = (w_H)_{(j+m₂) mod N, j}.
   template <class T>
   vector_of<dimension, T> coefficients_in(const cmatrix<T>& w) const {
+    cmatrix<T> d(N, N);
+    for (int b = 0; b < N; ++b)
+      for (int j = 0; j < N; ++j) {
+        const int r = wrap(j + b);
+        d(j, b) = (w(r, j) + std::conj(w(j, r))) / T(2);
+      }
+    const cmatrix<T> g = fourier<T>().adjoint() * d;
     vector_of<dimension, T> x(dim());
     for (int i = 0; i < mode_count; ++i) {
-      T sr = 0, si = 0;
-      for (int j = 0; j < N; ++j) {
-        // conj(p) (w(r, j) + conj(w(j, r))): T_m† w and T_m† w† for the Hermitian part.
-        const int r = row_[i * N + j];
-        const T pr = T(phase_[i * N + j].real()), pi = -T(phase_[i * N + j].imag());
-        const T ar = w(r, j).real() + w(j, r).real(), ai = w(r, j).imag() - w(j, r).imag();
-        sr += pr * ar - pi * ai;
-        si += pr * ai + pi * ar;
-      }
-      x(2 * i) = sr / (2 * N);
-      x(2 * i + 1) = si / (2 * N);
+      const mode m = modes_[i];
+      const std::complex<T> p = root<T>(m.m1 * m.m2), v = g(wrap(m.m1), wrap(m.m2));
+      x(2 * i) = (p.real() * v.real() + p.imag() * v.imag()) / T(N);  // conj(p) v / N
+      x(2 * i + 1) = (p.real() * v.imag() - p.imag() * v.real()) / T(N);
     }
     return x;
   }
 
-  std::array<mode, mode_count> modes_{};
-  std::array<std::complex<extended>, mode_count * N> phase_{};
-  std::array<int, mode_count * N> row_{};
+  std::vector<mode> modes_;
+  std::vector<std::complex<extended>> roots_;  ///< ε^e, e = 0..N−1
+  cmatrix<extended> fourier_extended_;         ///< F_{j,a} = ε^{2aj}
+  matrix_type fourier_;
 };
 
 }  // namespace geomint
