@@ -99,9 +99,15 @@ class dense_lu {
 
 /// Dense LDLᵀ (pivoted, square-root free) for symmetric positive definite systems
 /// (G M⁻¹ Gᵀ and friends). A matrix that is not numerically positive definite (dependent
-/// constraints) is reported as singular.
+/// constraints) is reported as singular. For fixed sizes up to 4 (a few constraints, solved
+/// several times per factorization by RATTLE's iteration) the LDLᵀ factorization still decides
+/// regularity, but the solves use S⁻¹ (Eigen's closed form) and cost one small product each:
+/// Eigen's pivoted triangular solves cost more than the arithmetic at these sizes. Both have
+/// a forward error of order cond(S)·ε.
 template <int N>
 class dense_ldlt {
+  static constexpr bool small = N > 0 && N <= 4;
+
  public:
   using matrix_type = matrix<N, N>;
 
@@ -122,20 +128,27 @@ class dense_ldlt {
     } else {
       if (external_) return external_->factorize(matrix_);
       ldlt_.compute(matrix_);
-      return ldlt_.info() == Eigen::Success && ldlt_.isPositive() &&
-             detail::regular_pivots(ldlt_.vectorD());
+      const bool regular = ldlt_.info() == Eigen::Success && ldlt_.isPositive() &&
+                           detail::regular_pivots(ldlt_.vectorD());
+      if constexpr (small)
+        if (regular) inverse_ = matrix_.inverse();  // Eigen's closed form for N ≤ 4
+      return regular;
     }
   }
   template <class V>
   void solve_in_place(V& rhs) const {
     if constexpr (N != 0) {
       if (external_) return external_->solve_in_place(rhs);
-      ldlt_.solveInPlace(rhs);
+      if constexpr (small)
+        rhs = inverse_ * rhs;  // Eigen evaluates the product into a temporary (aliasing)
+      else
+        ldlt_.solveInPlace(rhs);
     }
   }
 
  private:
   matrix_type matrix_;
+  std::conditional_t<small, matrix_type, char> inverse_{};
   // No factorization object at all without constraints (Eigen rejects 0 × 0 fixed sizes).
   std::conditional_t<N == 0, char, Eigen::LDLT<matrix_type>> ldlt_{};
   external_linear_solver* external_ = nullptr;
