@@ -58,19 +58,6 @@ struct memory : memory_kind {
   std::unique_ptr<c_model> model;
   std::unique_ptr<c_stepper> stepper;
   constrained_statistics retired;  // counters of steppers replaced so far
-  int last_flag = 0;
-  std::string message;
-
-  int fail(int flag, std::string why) {
-    last_flag = flag;
-    message = std::move(why);
-    return flag;
-  }
-  int succeed() {
-    last_flag = GEOMINT_SUCCESS;
-    message.clear();
-    return GEOMINT_SUCCESS;
-  }
   void retire_stepper() {
     if (!stepper) return;
     const constrained_statistics s = stepper->statistics();
@@ -124,7 +111,7 @@ bool constrained_method(int id) {
   return info && !info->lie;
 }
 
-int ill_input(memory& m, const std::string& why) { return m.fail(GEOMINT_ILL_INPUT, "geomint: " + why); }
+int ill_input(memory& m, const std::string& why) { return m.ill_input(why); }
 
 bool positive(double x) { return x > 0 && std::isfinite(x); }
 
@@ -425,19 +412,12 @@ int GeomintGetLinearSystemSize(void* mem, sunindextype* size) {
   });
 }
 
-int GeomintGetLastFlag(void* mem, int* flag) {
-  if (!mem) return GEOMINT_MEM_NULL;
-  if (!flag || static_cast<memory_kind*>(mem)->kind != memory_kind::constrained) return GEOMINT_ILL_INPUT;
-  *flag = static_cast<memory*>(static_cast<memory_kind*>(mem))->last_flag;
-  return GEOMINT_SUCCESS;
-}
+int GeomintGetLastFlag(void* mem, int* flag) { return last_flag(mem, memory_kind::constrained, flag); }
 
 int GeomintGetLastErrorMessage(void* mem, const char** message) {
-  if (!mem) return GEOMINT_MEM_NULL;
-  if (!message || static_cast<memory_kind*>(mem)->kind != memory_kind::constrained) return GEOMINT_ILL_INPUT;
-  *message = static_cast<memory*>(static_cast<memory_kind*>(mem))->message.c_str();
-  return GEOMINT_SUCCESS;
+  return last_error_message(mem, memory_kind::constrained, message);
 }
+
 
 const char* GeomintGetMethodName(int method) {
   const method_info* info = find_method(method);

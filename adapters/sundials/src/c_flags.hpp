@@ -13,13 +13,50 @@
 
 namespace geomint::sundials::detail {
 
-/// First base of every memory block, so that a block handed to the other lifecycle's functions
-/// (GeomintLie* given a Geomint* block, or the converse) is recognized and rejected.
+/// First base of every memory block: its kind, so that a block handed to the other lifecycle's
+/// functions (GeomintLie* given a Geomint* block, or the converse) is recognized and rejected,
+/// and the outcome of its last call.
 struct memory_kind {
   enum kind_type : unsigned { constrained = 0x47434f4e, lie = 0x474c4945 };
   explicit memory_kind(kind_type k) : kind(k) {}
   const kind_type kind;
+  int last_flag = 0;
+  std::string message;
+
+  int fail(int flag, std::string why) {
+    last_flag = flag;
+    message = std::move(why);
+    return flag;
+  }
+  int succeed() {
+    last_flag = GEOMINT_SUCCESS;
+    message.clear();
+    return GEOMINT_SUCCESS;
+  }
+  int ill_input(const std::string& why) { return fail(GEOMINT_ILL_INPUT, "geomint: " + why); }
 };
+
+/// The block `mem` if it is of kind k, else null.
+inline memory_kind* memory_of_kind(void* mem, memory_kind::kind_type k) {
+  auto* m = static_cast<memory_kind*>(mem);
+  return m && m->kind == k ? m : nullptr;
+}
+
+/// Geomint(Lie)GetLastFlag and Geomint(Lie)GetLastErrorMessage for blocks of kind k.
+inline int last_flag(void* mem, memory_kind::kind_type k, int* flag) {
+  if (!mem) return GEOMINT_MEM_NULL;
+  const memory_kind* m = memory_of_kind(mem, k);
+  if (!flag || !m) return GEOMINT_ILL_INPUT;
+  *flag = m->last_flag;
+  return GEOMINT_SUCCESS;
+}
+inline int last_error_message(void* mem, memory_kind::kind_type k, const char** message) {
+  if (!mem) return GEOMINT_MEM_NULL;
+  const memory_kind* m = memory_of_kind(mem, k);
+  if (!message || !m) return GEOMINT_ILL_INPUT;
+  *message = m->message.c_str();
+  return GEOMINT_SUCCESS;
+}
 
 inline int flag_of(failure_reason r) {
   switch (r) {
@@ -33,12 +70,13 @@ inline int flag_of(failure_reason r) {
 }
 
 /// Runs f(Memory&) → flag with the memory block checked (NULL, kind, initialized); maps every
-/// exception to its flag and message through Memory::fail. Memory has initialized and fail().
+/// exception to its flag and message through fail(). Memory has `initialized`.
 template <class Memory, class F>
 int guarded_call(void* mem, memory_kind::kind_type kind, bool needs_init, const char* init_name, F&& f) {
   if (!mem) return GEOMINT_MEM_NULL;
-  if (static_cast<memory_kind*>(mem)->kind != kind) return GEOMINT_ILL_INPUT;  // the other lifecycle's block
-  auto* m = static_cast<Memory*>(static_cast<memory_kind*>(mem));
+  memory_kind* block = memory_of_kind(mem, kind);
+  if (!block) return GEOMINT_ILL_INPUT;  // the other lifecycle's block
+  auto* m = static_cast<Memory*>(block);
   if (needs_init && !m->initialized) return m->fail(GEOMINT_NO_MALLOC, std::string("geomint: call ") + init_name + " first");
   try {
     return f(*m);

@@ -32,19 +32,6 @@ struct lie_memory : memory_kind {
   double t = 0, h = 0;
   Eigen::VectorXd y;
   std::unique_ptr<c_lie_stepper> stepper;
-  int last_flag = 0;
-  std::string message;
-
-  int fail(int flag, std::string why) {
-    last_flag = flag;
-    message = std::move(why);
-    return flag;
-  }
-  int succeed() {
-    last_flag = GEOMINT_SUCCESS;
-    message.clear();
-    return GEOMINT_SUCCESS;
-  }
 };
 
 template <class F>
@@ -52,7 +39,7 @@ int guarded(void* mem, F&& f, bool needs_init = true) {
   return guarded_call<lie_memory>(mem, memory_kind::lie, needs_init, "GeomintLieInit", std::forward<F>(f));
 }
 
-int ill_input(lie_memory& m, const std::string& why) { return m.fail(GEOMINT_ILL_INPUT, "geomint: " + why); }
+int ill_input(lie_memory& m, const std::string& why) { return m.ill_input(why); }
 
 bool lie_method(int id) {
   const method_info* info = find_method(id);
@@ -231,18 +218,11 @@ int GeomintLieGetEnergy(void* mem, sunrealtype* energy) {
   });
 }
 
-int GeomintLieGetLastFlag(void* mem, int* flag) {
-  if (!mem) return GEOMINT_MEM_NULL;
-  if (!flag || static_cast<memory_kind*>(mem)->kind != memory_kind::lie) return GEOMINT_ILL_INPUT;
-  *flag = static_cast<lie_memory*>(static_cast<memory_kind*>(mem))->last_flag;
-  return GEOMINT_SUCCESS;
-}
+int GeomintLieGetLastFlag(void* mem, int* flag) { return last_flag(mem, memory_kind::lie, flag); }
 
 int GeomintLieGetLastErrorMessage(void* mem, const char** message) {
-  if (!mem) return GEOMINT_MEM_NULL;
-  if (!message || static_cast<memory_kind*>(mem)->kind != memory_kind::lie) return GEOMINT_ILL_INPUT;
-  *message = static_cast<lie_memory*>(static_cast<memory_kind*>(mem))->message.c_str();
-  return GEOMINT_SUCCESS;
+  return last_error_message(mem, memory_kind::lie, message);
 }
+
 
 }  // extern "C"
