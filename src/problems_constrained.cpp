@@ -10,12 +10,6 @@ namespace {
 
 using namespace geomint::problems;
 
-double lz(const Eigen::VectorXd& q, const Eigen::VectorXd& p) {  // Σ k·(x_i × p_i)
-  double l = 0;
-  for (Eigen::Index k = 0; k + 2 < q.size(); k += 3) l += q(k) * p(k + 1) - q(k + 1) * p(k);
-  return l;
-}
-
 const registration problems_constrained([] {
   add_problem({"double-spherical-pendulum",
                "two point masses on rigid rods in 3D, absolute coordinates (Marsden-Wendlandt 1997, §7 data); "
@@ -37,7 +31,7 @@ const registration problems_constrained([] {
                  const double_spherical_pendulum sys(p);
                  auto x0 = sys.state_from(v["x1"], v["y1"], v["x2"], v["y2"], v["vx1"], v["vy1"], v["vx2"], v["vy2"]);
                  return std::make_unique<hamiltonian_problem<double_spherical_pendulum>>(sys, x0,
-                     std::vector<hamiltonian_problem<double_spherical_pendulum>::named_map>{{"Lz", lz}});
+                     std::vector<hamiltonian_problem<double_spherical_pendulum>::named_map>{{"Lz", vertical_angular_momentum}});
                }});
 
   add_problem({"spherical-pendulum", "a point mass on a rod about a fixed pivot; n = 3, m = 1; Lz conserved",
@@ -53,7 +47,7 @@ const registration problems_constrained([] {
                  const spherical_pendulum sys(p);
                  return std::make_unique<hamiltonian_problem<spherical_pendulum>>(
                      sys, sys.initial_state(v["theta"], v["omega"]),
-                     std::vector<hamiltonian_problem<spherical_pendulum>::named_map>{{"Lz", lz}});
+                     std::vector<hamiltonian_problem<spherical_pendulum>::named_map>{{"Lz", vertical_angular_momentum}});
                }});
 
   add_problem({"pendulum-chain",
@@ -72,7 +66,7 @@ const registration problems_constrained([] {
                  p.gravity = v["gravity"];
                  const pendulum_chain sys(p);
                  return std::make_unique<hamiltonian_problem<pendulum_chain>>(
-                     sys, sys.initial_state(), std::vector<hamiltonian_problem<pendulum_chain>::named_map>{{"Lz", lz}});
+                     sys, sys.initial_state(), std::vector<hamiltonian_problem<pendulum_chain>::named_map>{{"Lz", vertical_angular_momentum}});
                }});
 
   add_problem({"variable-mass-sphere",

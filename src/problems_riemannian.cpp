@@ -6,12 +6,6 @@ namespace {
 
 using namespace geomint::problems;
 
-double axial(const Eigen::VectorXd& q, const Eigen::VectorXd& p) {  // Σ k·(x_i × p_i)
-  double l = 0;
-  for (Eigen::Index k = 0; k + 2 < q.size(); k += 3) l += q(k) * p(k + 1) - q(k + 1) * p(k);
-  return l;
-}
-
 const registration problems_riemannian([] {
   add_problem({"particle-on-ellipsoid",
                "a particle on the ellipsoid sum y_i^2/a_i^2 = 1 with V = mu y3, in x = y/a on the unit sphere "
@@ -30,7 +24,7 @@ const registration problems_riemannian([] {
                  const particle_on_ellipsoid sys(p);
                  using problem = hamiltonian_problem<particle_on_ellipsoid>;
                  std::vector<problem::named_map> momenta;
-                 if (p.a1 == p.a2) momenta.push_back({"Lz", axial});
+                 if (p.a1 == p.a2) momenta.push_back({"Lz", vertical_angular_momentum});
                  return std::make_unique<problem>(
                      sys, sys.initial_state(v["theta"], v["omega_azimuthal"], v["omega_polar"]), momenta);
                }});
@@ -51,7 +45,7 @@ const registration problems_riemannian([] {
                  const double_spherical_pendulum_s2 sys(p);
                  using problem = hamiltonian_problem<double_spherical_pendulum_s2>;
                  return std::make_unique<problem>(sys, sys.initial_state(),
-                                                  std::vector<problem::named_map>{{"Lz", axial}});
+                                                  std::vector<problem::named_map>{{"Lz", vertical_angular_momentum}});
                }});
 
   add_problem({"heavy-top-so3",

@@ -30,6 +30,14 @@ void pack(const State& x, std::vector<double>& out) {
   Eigen::Map<Eigen::VectorXd>(out.data() + n1, n2) = x.second;
 }
 
+/// Σ_k (x_k × p_k)·e_z over the point masses of q = (x_1, x_2, …) ∈ ℝ³ᴺ: the angular momentum
+/// about the vertical axis, the momentum map of rotations about it.
+inline double vertical_angular_momentum(const Eigen::VectorXd& q, const Eigen::VectorXd& p) {
+  double l = 0;
+  for (Eigen::Index k = 0; k + 2 < q.size(); k += 3) l += q(k) * p(k + 1) - q(k + 1) * p(k);
+  return l;
+}
+
 /// A value that must be > 0 (usage_error otherwise).
 inline double positive(const parameter_values& v, const std::string& name) {
   const double x = v[name];
