@@ -9,6 +9,7 @@
 #include <string>
 
 #include "c_problems.hpp"
+#include "geomint_test/allocation_scope.hpp"  // counted by test_c_api.cpp's allocation_counter.hpp
 #include "geomint/constrained/reich_symmetric.hpp"
 #include "geomint/lie/cayley_coordinates.hpp"
 #include "geomint/lie/lie_discrete_gradient.hpp"
@@ -36,6 +37,7 @@ std::string last_error(void* mem) {
 /// Evolves mem over `count` intervals of 0.1 with h = 0.01; `advance(x, t, h)` takes the C++
 /// stepper's step. After every interval the states must agree bit for bit: the C module runs the
 /// same C++ code on the same arithmetic (the callbacks compute what the C++ system computes).
+/// Every GeomintEvolve after the first allocates nothing.
 template <class Advance>
 void compare(void* mem, state x, sun& s, int count, Advance&& advance) {
   const double h = 0.01;
@@ -43,7 +45,9 @@ void compare(void* mem, state x, sun& s, int count, Advance&& advance) {
   double t = 0;
   for (int k = 1; k <= count; ++k) {
     sunrealtype tret = -1;
+    const geomint_test::allocation_scope scope;  // the first call sizes the workspaces
     BOOST_TEST_REQUIRE(GeomintEvolve(mem, 0.1 * k, q, p, &tret) == GEOMINT_SUCCESS, last_error(mem));
+    if (k > 1) BOOST_TEST(scope.count() == 0, "GeomintEvolve allocated in interval " << k);
     for (int i = 0; i < 10; ++i, t += h) advance(x, t, h);
     BOOST_TEST_REQUIRE(bitwise_equal(x.first, q), "q differs after interval " << k);
     BOOST_TEST_REQUIRE(bitwise_equal(x.second, p), "p differs after interval " << k);
@@ -340,7 +344,9 @@ void check_lie() {
   double t = 0;
   for (int k = 1; k <= 10; ++k) {
     sunrealtype tret = -1;
+    const geomint_test::allocation_scope scope;  // the first call sizes the workspaces
     BOOST_TEST_REQUIRE(GeomintLieEvolve(mem, 1.0 * k, y, &tret) == GEOMINT_SUCCESS, lie_error(mem));
+    if (k > 1) BOOST_TEST(scope.count() == 0, "GeomintLieEvolve allocated in interval " << k);
     BOOST_TEST(tret == 1.0 * k);
     for (int i = 0; i < 100; ++i, t += 0.01) stepper.do_step(d.problem, x, t, 0.01);
     BOOST_TEST_REQUIRE(bitwise_equal(x, y), "y differs after interval " << k);

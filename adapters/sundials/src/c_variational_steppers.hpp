@@ -66,7 +66,7 @@ class variational_midpoint_stepper final : public c_stepper {
 /// (q_k, q_{k+1}) projected onto the phase space (momentum_from_positions). Any other call
 /// starts afresh: one variational-midpoint step from (q, p) gives q_1 (the one-step form's
 /// positions are the two-step form's, discrete_euler_lagrange.hpp) and p_1.
-/// The Legendre transform helper allocates (legendre.hpp): SHAKE's C form allocates per step.
+/// Every buffer is a member, sized by the first call: no allocation per step afterwards.
 template <class System>
 class shake_stepper final : public c_stepper {
  public:
@@ -81,18 +81,19 @@ class shake_stepper final : public c_stepper {
     if (continuing) {
       work_ = pair_;  // shake leaves work_ as it was on failure; pair_ is only replaced on success
       shake_.do_step(system_, work_, t, dt);
-      const Eigen::VectorXd p1 = momentum_from_positions<midpoint_discrete_lagrangian>(lagrangian_, work_.first, work_.second, dt);
+      legendre_(lagrangian_, work_.first, work_.second, dt, p1_);
       pair_ = work_;
       qm = pair_.second;
-      pm = p1;
+      pm = p1_;
     } else {
       valid_ = false;
-      std::pair<Eigen::VectorXd, Eigen::VectorXd> x(qm, pm);
-      starter_.do_step(lagrangian_, x, t, dt);
+      start_.first = qm;
+      start_.second = pm;
+      starter_.do_step(lagrangian_, start_, t, dt);
       pair_.first = qm;
-      pair_.second = x.first;
-      qm = x.first;
-      pm = x.second;
+      pair_.second = start_.first;
+      qm = start_.first;
+      pm = start_.second;
     }
     q_out_ = qm;
     p_out_ = pm;
@@ -122,8 +123,10 @@ class shake_stepper final : public c_stepper {
   const lagrangian_view<System> lagrangian_;
   shake<std::pair<Eigen::VectorXd, Eigen::VectorXd>> shake_;
   variational_midpoint<std::pair<Eigen::VectorXd, Eigen::VectorXd>> starter_;
+  discrete_legendre_transform<midpoint_discrete_lagrangian, lagrangian_view<System>> legendre_;
   std::pair<Eigen::VectorXd, Eigen::VectorXd> pair_, work_;  // (q_{k−1}, q_k)
-  Eigen::VectorXd q_out_, p_out_;
+  std::pair<Eigen::VectorXd, Eigen::VectorXd> start_;        // (q, p) of a fresh start
+  Eigen::VectorXd q_out_, p_out_, p1_;
   double dt_ = 0;
   bool valid_ = false;
 };

@@ -8,6 +8,8 @@
 //                                            the discrete Legendre transform (Marsden–Wendlandt
 //                                            1997, eq. (31)) p = D₂L_d(q_prev, q) projected onto the
 //                                            phase space: turns a two-step state into a one-step one
+//                                            (discrete_legendre_transform<Rule, System>: the same
+//                                            with a workspace, allocation-free after its first call)
 //   project_to_phase_space(sys, q, p)        Gauss–Newton projection of q onto Q, then of p
 #pragma once
 
@@ -32,27 +34,97 @@ vector<lagrangian_traits<System>::n> momentum_from_velocity(const System& sys, c
 }
 
 namespace detail {
+/// The projection of legendre_projection.hpp with its workspace: no allocation after the first
+/// call for a given size.
+template <class System>
+class legendre_solver {
+  using traits = lagrangian_traits<System>;
+  static constexpr int N = traits::n, M = traits::m;
+  using unknowns = typename legendre_projection<System>::unknowns;
+
+ public:
+  /// Projects p̃ = p_target at q onto the phase space: p_out = p̃ − G(q)ᵀμ = ∂L/∂q̇(q, v), v ∈ ker G(q)
+  /// (velocity()). Throws step_error on failure.
+  template <class Q, class P, class POut>
+  void solve(const System& sys, const Q& q, const P& p_target, POut& p_out, double h = 0) {
+    const int n = sys.position_count(), m = sys.constraint_count();
+    if (n != n_ || m != m_) resize(n, m);
+    q_ = q;
+    p_ = p_target;
+    if (m > 0) sys.constraint_jacobian(q_, g_);
+    projection_.begin(sys, q_, g_, p_, 0, h);
+    y_.setZero();
+    newton_solve(projection_, y_, y0_, r_, newton_options{}, stats_, newton_context{0, h, "Legendre transform"});
+    if (m > 0) p_.noalias() -= g_.transpose() * y_.tail(m);
+    v_ = y_.head(n);
+    p_out = p_;
+  }
+  const vector<N>& velocity() const { return v_; }
+
+ private:
+  void resize(int n, int m) {
+    n_ = n;
+    m_ = m;
+    q_.resize(n);
+    p_.resize(n);
+    v_.resize(n);
+    g_.resize(m, n);
+    y_.resize(n + m);
+    y0_.resize(n + m);
+    r_.resize(n + m);
+    projection_.resize(n, m);
+  }
+
+  int n_ = -1, m_ = -1;
+  vector<N> q_, p_, v_;
+  typename traits::jacobian_type g_;
+  unknowns y_, y0_, r_;
+  legendre_projection<System> projection_;
+  newton_statistics stats_;
+};
+
 /// Solves the projection at q for p̃; returns v, writes the projected momentum to p_out.
 template <class System, class Q, class P>
 vector<lagrangian_traits<System>::n> solve_legendre(const System& sys, const Q& q, const P& p_target,
                                                    vector<lagrangian_traits<System>::n>& p_out) {
-  using traits = lagrangian_traits<System>;
-  const int n = sys.position_count(), m = sys.constraint_count();
-  const vector<traits::n> qv = q, pv = p_target;
-  typename traits::jacobian_type g(m, n);
-  if (m > 0) sys.constraint_jacobian(qv, g);
-  legendre_projection<System> pr;
-  pr.resize(n, m);
-  pr.begin(sys, qv, g, pv, 0, 0);
-  using unknowns = typename legendre_projection<System>::unknowns;
-  unknowns y = unknowns::Zero(n + m), y0(n + m), r(n + m);
-  newton_statistics stats;
-  newton_solve(pr, y, y0, r, newton_options{}, stats, newton_context{0, 0, "Legendre transform"});
-  p_out = pv;
-  if (m > 0) p_out.noalias() -= g.transpose() * y.tail(m);
-  return y.head(n);
+  legendre_solver<System> solver;
+  solver.solve(sys, q, p_target, p_out);
+  return solver.velocity();
 }
 }  // namespace detail
+
+/// The discrete Legendre transform (Marsden–Wendlandt 1997, eq. (31)) p_k = D₂L_d(q_{k−1}, q_k),
+/// projected onto the phase space at q_k: turns a two-step state into a one-step one. Holds its
+/// workspace: no allocation after the first call for a given size (SHAKE's C form calls it at
+/// every step).
+template <class Rule, class System>
+class discrete_legendre_transform {
+  static constexpr int N = lagrangian_traits<System>::n;
+
+ public:
+  template <class Q0, class Q1, class P>
+  void operator()(const System& sys, const Q0& q_prev, const Q1& q, double h, P& p_out) {
+    const int n = sys.position_count();
+    if (n != n_) {
+      n_ = n;
+      ld_.resize(n);
+      a_.resize(n);
+      delta_.resize(n);
+      d1_.resize(n);
+      d2_.resize(n);
+    }
+    a_ = q_prev;
+    delta_ = q - a_;
+    ld_.derivatives(sys, a_, delta_, h, d1_, d2_);
+    legendre_.solve(sys, q, d2_, p_out, h);
+  }
+
+ private:
+  int n_ = -1;
+  typename Rule::template evaluator<System> ld_;
+  vector<N> a_, delta_, d1_, d2_;
+  detail::legendre_solver<System> legendre_;
+};
 
 template <class System, class Q, class P>
 vector<lagrangian_traits<System>::n> velocity_from_momentum(const System& sys, const Q& q, const P& p) {
@@ -73,14 +145,8 @@ double energy(const System& sys, const Q& q, const P& p) {
 template <class Rule = midpoint_discrete_lagrangian, class System, class Q0, class Q1>
 vector<lagrangian_traits<System>::n> momentum_from_positions(const System& sys, const Q0& q_prev, const Q1& q,
                                                              double h) {
-  constexpr int N = lagrangian_traits<System>::n;
-  const int n = sys.position_count();
-  typename Rule::template evaluator<System> ld;
-  ld.resize(n);
-  const vector<N> a = q_prev, b = q;
-  vector<N> d1(n), d2(n), p(n);
-  ld.derivatives(sys, a, vector<N>(b - a), h, d1, d2);
-  detail::solve_legendre(sys, b, d2, p);
+  vector<lagrangian_traits<System>::n> p(sys.position_count());
+  discrete_legendre_transform<Rule, System>()(sys, q_prev, q, h, p);
   return p;
 }
 

@@ -1,24 +1,12 @@
 // Counts heap allocations, to prove that steps do not allocate after the first one.
 // Include in exactly one translation unit of a test binary: it replaces global operator new.
+// Other translation units of the binary include allocation_scope.hpp only.
 #pragma once
 
-#include <atomic>
 #include <cstdlib>
 #include <new>
 
-namespace geomint_test {
-inline std::atomic<long> allocations{0};
-
-/// Allocations made while this object is alive.
-class allocation_scope {
- public:
-  allocation_scope() : start_(allocations.load()) {}
-  long count() const { return allocations.load() - start_; }
-
- private:
-  long start_;
-};
-}  // namespace geomint_test
+#include "geomint_test/allocation_scope.hpp"
 
 void* operator new(std::size_t n) {
   ++geomint_test::allocations;
