@@ -12,7 +12,9 @@ endfunction()
 run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${WORK_DIR}/prefix)
 run(${CMAKE_COMMAND} -S ${SOURCE_DIR}/tests/sundials/downstream -B ${WORK_DIR}/build
     -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix -DCMAKE_BUILD_TYPE=Release
-    -DEXAMPLE_SOURCE=${SOURCE_DIR}/examples/sundials/double_pendulum.c)
+    -DEXAMPLE_SOURCE=${SOURCE_DIR}/examples/sundials/double_pendulum.c
+    -DLIE_EXAMPLE_SOURCE=${SOURCE_DIR}/examples/sundials/rigid_body.c)
 run(${CMAKE_COMMAND} --build ${WORK_DIR}/build -j 2)
 run(${WORK_DIR}/build/downstream_c)
+run(${WORK_DIR}/build/downstream_lie_c)
 run(${WORK_DIR}/build/downstream_cxx)
