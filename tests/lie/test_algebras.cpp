@@ -284,6 +284,25 @@ BOOST_AUTO_TEST_CASE(so3_closed_forms_match_matrix_functions) {
   BOOST_TEST((y1 - (a.exp(tiny).transpose() * y)).cwiseAbs().maxCoeff() <= 1e-15);
 }
 
+BOOST_AUTO_TEST_CASE(so3_double_rotation_and_closed_form_dexp_inv_are_exact_to_round_off) {
+  // The double-precision Rodrigues coefficients switch between Taylor polynomials of degree 5
+  // (θ² ≤ 0.08) and 7 (θ² ≤ 0.6) and sin/cos: on each branch and at its edges the rotation
+  // equals the matrix exponential to a few ulps of |y| (2e-16 · |y| ≈ 5e-16; bound 1e-15).
+  const so3 a;
+  const vector<3> dir = vector<3>(0.3, -0.8, 0.5).normalized(), y(1, 2, -0.5);
+  for (double theta : {1e-8, 0.01, 0.2, std::sqrt(0.08), 0.3, 0.5, std::sqrt(0.6), 0.9, 1.2, 3.0}) {
+    const vector<3> s = theta * dir;
+    const matrix<3, 3> r = a.hat(s).exp();
+    BOOST_TEST_CONTEXT("theta = " << theta) {
+      BOOST_TEST((a.exp_coadjoint(s, y) - r.transpose() * y).cwiseAbs().maxCoeff() <= 1e-15 * y.norm());
+      // so3's closed-form dexp⁻¹ (the dot-product form of [σ, [σ, v]]) is the Bernoulli series.
+      for (int q = 0; q <= 3; ++q)
+        BOOST_TEST((a.dexp_inv(s, y, q) - dexp_inv_series(a, s, y, q)).cwiseAbs().maxCoeff() <=
+                   1e-15 * (1 + theta * theta) * y.norm());  // terms up to θ²|y|/12
+    }
+  }
+}
+
 BOOST_AUTO_TEST_CASE(so_n_for_n_3_is_so3_in_other_coordinates) {
   // (m₁₂, m₁₃, m₂₃) = (−y₃, y₂, −y₁): a Lie algebra isomorphism that carries J, the actions and
   // dcay⁻¹ across.

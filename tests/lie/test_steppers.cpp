@@ -530,6 +530,37 @@ BOOST_AUTO_TEST_CASE(fixed_point_gl2_on_su15_keeps_casimirs) {
   BOOST_TEST(fp.statistics().iterations < 20 * fixed.newton.max_iterations);
 }
 
+// The fixed point starts from stages extrapolated from the previous step when the state
+// continues it with the same h: it must reach the same stages (both iterate to round-off, so
+// 20 steps agree to ~ε·N per step; bound 1e-13 as above) in fewer iterations than the
+// ∇H(y₀) start that reset() forces, and a state changed between steps must not reuse them.
+BOOST_AUTO_TEST_CASE(fixed_point_extrapolated_start_saves_iterations_and_changes_nothing) {
+  const problems::sine_euler<15> fluid;
+  const auto y0 = problems::sine_euler<15>::random_initial_state(5);
+  lie_options fixed;
+  fixed.stage_solver = lie_stage_solver::fixed_point;
+  rkmk<su_n<15>, rk::implicit_midpoint, cayley_coordinates> continued(fixed), restarted(fixed);
+  auto yc = y0, yr = y0;
+  const double h = 0.01;
+  for (int k = 0; k < 20; ++k) {
+    continued.do_step(fluid, yc, k * h, h);
+    restarted.reset();
+    restarted.do_step(fluid, yr, k * h, h);
+  }
+  BOOST_TEST((yc - yr).cwiseAbs().maxCoeff() / yr.cwiseAbs().maxCoeff() <= 1e-13);
+  BOOST_TEST_MESSAGE("fixed-point iterations in 20 steps: extrapolated " << continued.statistics().iterations
+                                                                         << ", restarted " << restarted.statistics().iterations);
+  BOOST_TEST(continued.statistics().iterations < restarted.statistics().iterations);
+  // A state that is not the previous step's end point: the same step as from a fresh stepper.
+  auto ya = yc, yb = yc;
+  ya(0) += 1e-3;
+  yb(0) += 1e-3;
+  continued.do_step(fluid, ya, 0.0, h);
+  restarted.reset();
+  restarted.do_step(fluid, yb, 0.0, h);
+  BOOST_TEST((ya.array() == yb.array()).all());
+}
+
 BOOST_AUTO_TEST_CASE(diverging_fixed_point_throws_step_error_and_leaves_y_unchanged) {
   const problems::free_rigid_body body;
   const vector<3> y0 = problems::free_rigid_body::engo_faltinsen_initial_state();

@@ -165,19 +165,34 @@ template <class Algebra>
   return lie_detail::bernoulli_series(v, q, [&](const vec& x) -> vec { return a.bracket(s, x); });
 }
 
+namespace lie_detail {
+/// Whether an algebra has its own (closed-form) dexp_inv(σ, v, q) member.
+template <class A, class = void>
+struct has_own_dexp_inv : std::false_type {};
+template <class A>
+struct has_own_dexp_inv<A, std::void_t<decltype(std::declval<const A&>().dexp_inv(
+                               std::declval<const typename A::vector_type&>(),
+                               std::declval<const typename A::vector_type&>(), 0))>> : std::true_type {};
+}  // namespace lie_detail
+
 /// dexp⁻¹_σ v = Σ_{k=0}^{q} (B_k/k!) ad_σ^k v (Engø–Faltinsen (4.19)), truncated after degree q
-/// in σ, or summed to round-off for q = full_series.
+/// in σ, or summed to round-off for q = full_series. An algebra's own closed form (so3) is used
+/// where it has one.
 template <class Algebra, class S, class V>
 typename Algebra::vector_type dexp_inv(const Algebra& a, const Eigen::MatrixBase<S>& sigma,
                                        const Eigen::MatrixBase<V>& v, int q) {
   using vec = typename Algebra::vector_type;
-  const vec s = sigma;
-  if (q == 0) return v;
-  if (q == 1 || q == 2) {  // the truncations RKMK of order ≤ 4 uses: v − ½[σ, v] + (1/12)[σ, [σ, v]]
-    const vec b = a.bracket(s, v);
-    return q == 1 ? vec(v - b / 2) : vec(v - b / 2 + a.bracket(s, b) / 12);
+  if constexpr (lie_detail::has_own_dexp_inv<Algebra>::value) {
+    return a.dexp_inv(sigma, v, q);
+  } else {
+    const vec s = sigma;
+    if (q == 0) return v;
+    if (q == 1 || q == 2) {  // the truncations RKMK of order ≤ 4 uses: v − ½[σ, v] + (1/12)[σ, [σ, v]]
+      const vec b = a.bracket(s, v);
+      return q == 1 ? vec(v - b / 2) : vec(v - b / 2 + a.bracket(s, b) * (1.0 / 12));  // no division
+    }
+    return dexp_inv_series(a, s, vec(v), q);
   }
-  return dexp_inv_series(a, s, vec(v), q);
 }
 
 /// dexp_σ v = Σ_{k=0}^{q} ad_σ^k v / (k+1)!  (Engø–Faltinsen §4.1); q = full_series sums to
