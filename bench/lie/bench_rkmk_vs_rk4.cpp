@@ -112,7 +112,10 @@ void rigid_body(int reps, long n) {
   std::printf("\nratio to odeint runge_kutta4 (min, median)\n");
   for (std::size_t i = 1; i < c.size(); ++i) {
     const std::string what = "rigid body: " + c[i].name + " / runge_kutta4";
-    bench::print_ratio(what.c_str(), t[i], t[0], c[i].name == "rkmk RK4, exp" ? 3.0 : 0.0);
+    bench::print_ratio(what.c_str(), t[i], t[0], c[i].name == "rkmk RK4, exp" ? 3.0 : 0.0,
+                       "an RKMK-RK4 step is one chain of dependent operations (per stage: sigma, theta^2, the "
+                       "Rodrigues coefficients, the rotation, grad H, dexp^-1); the same arithmetic written out by "
+                       "hand in one loop measured 3.7x runge_kutta4");
   }
   std::printf("\n");
 }

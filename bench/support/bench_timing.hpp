@@ -42,13 +42,17 @@ void keep(const T& value) {
 
 /// Prints min and median ratio a/b. The verdict against `target` uses the min ratio (the least
 /// disturbed by other load on the machine); target <= 0 means "no target, for information".
-inline void print_ratio(const char* what, const timing& a, const timing& b, double target = 0) {
+/// One verdict line: ratios a / b (min, median) against `target` (≤ 0: none). A missed target is
+/// followed by the line "why the target is missed: <why_missed>" (bench/run_all collects both).
+inline void print_ratio(const char* what, const timing& a, const timing& b, double target = 0,
+                        const char* why_missed = nullptr) {
   const double ratio_min = a.min / b.min, ratio_median = a.median / b.median;
   if (target > 0)
     std::printf("%-58s %8.3f %8.3f   target <= %.2f  %s\n", what, ratio_min, ratio_median, target,
                 ratio_min <= target ? "met" : "MISSED");
   else
     std::printf("%-58s %8.3f %8.3f   (no target)\n", what, ratio_min, ratio_median);
+  if (target > 0 && ratio_min > target && why_missed) std::printf("  why the target is missed: %s\n", why_missed);
 }
 
 }  // namespace bench
