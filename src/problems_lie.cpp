@@ -1,9 +1,7 @@
 // Lie–Poisson problems (Engø–Faltinsen 1999 §6, McLachlan–Scovel 1994 §6), and Boost.Odeint's
 // runge_kutta_dopri5 on their plain ODE ẏ = −ad*_{∇H(y)} y (lie_poisson_vector_field) as the
 // "what a user does today" reference: it does not stay on the coadjoint orbit.
-#include <boost/numeric/odeint.hpp>
-
-#include "cli/driver.hpp"
+#include "cli/dopri5_reference.hpp"
 #include "cli/hamiltonian_problem.hpp"  // positive()
 #include "cli/lie_problems.hpp"
 
@@ -11,36 +9,12 @@ namespace geomint::cli {
 namespace {
 
 using namespace geomint::problems;
-namespace ode = boost::numeric::odeint;
 
 template <class System>
 reference_result solve_dopri5(const problem_instance& instance, const reference_request& req) {
   const auto& problem = as_lie_problem<System>(instance);
-  reference_result result;
-  if (req.sample_times.empty()) return result;
-  lie_poisson_vector_field<System> field(problem.system());
-  std::vector<double> y(problem.start().data(), problem.start().data() + problem.start().size());
-  auto stepper = ode::make_controlled(req.tolerance, req.tolerance, ode::runge_kutta_dopri5<std::vector<double>>());
-  std::size_t next = 0;
-  double observer_cpu = 0;
-  auto observer = [&](const std::vector<double>& s, double t) {  // as in odeint_reference.cpp
-    if (next >= req.sample_times.size() || t < req.sample_times[next] * (1 - 1e-12)) return;
-    const double c0 = cpu_seconds();
-    while (next < req.sample_times.size() && t >= req.sample_times[next] * (1 - 1e-12)) ++next;
-    req.sample(t, s);
-    req.progress(t);
-    observer_cpu += cpu_seconds() - c0;
-  };
-  const double c0 = cpu_seconds();
-  try {
-    result.steps = static_cast<long>(
-        ode::integrate_adaptive(stepper, std::cref(field), y, 0.0, req.t_end, std::min(1e-3, req.t_end), observer));
-  } catch (const ode::odeint_error& e) {
-    result.ok = false;
-    result.error = e.what();
-  }
-  result.cpu_seconds = cpu_seconds() - c0 - observer_cpu;
-  return result;
+  const lie_poisson_vector_field<System> field(problem.system());
+  return run_dopri5(field, std::vector<double>(problem.start().data(), problem.start().data() + problem.start().size()), req);
 }
 
 const registration problems_lie([] {
