@@ -22,12 +22,7 @@ const registration problems_constrained([] {
                 {"vx1", 3.381, "initial x velocity 1"}, {"vy1", 2.506, "initial y velocity 1"},
                 {"vx2", 2.497, "initial x velocity 2"}, {"vy2", 10.495, "initial y velocity 2"}},
                [](const parameter_values& v) {
-                 double_spherical_pendulum_parameters p;
-                 p.m1 = positive(v, "m1");
-                 p.m2 = positive(v, "m2");
-                 p.l1 = positive(v, "l1");
-                 p.l2 = positive(v, "l2");
-                 p.gravity = v["gravity"];
+                 const double_spherical_pendulum_parameters p = double_pendulum_parameters(v);
                  const double_spherical_pendulum sys(p);
                  auto x0 = sys.state_from(v["x1"], v["y1"], v["x2"], v["y2"], v["vx1"], v["vy1"], v["vx2"], v["vy2"]);
                  return std::make_unique<hamiltonian_problem<double_spherical_pendulum>>(sys, x0,

@@ -36,12 +36,7 @@ const registration problems_riemannian([] {
                {{"m1", 2.0, "mass 1"}, {"m2", 3.5, "mass 2"}, {"l1", 4.0, "rod 1"}, {"l2", 3.0, "rod 2"},
                 {"gravity", 9.81, "g"}},
                [](const parameter_values& v) {
-                 double_spherical_pendulum_parameters p;
-                 p.m1 = positive(v, "m1");
-                 p.m2 = positive(v, "m2");
-                 p.l1 = positive(v, "l1");
-                 p.l2 = positive(v, "l2");
-                 p.gravity = v["gravity"];
+                 const double_spherical_pendulum_parameters p = double_pendulum_parameters(v);
                  const double_spherical_pendulum_s2 sys(p);
                  using problem = hamiltonian_problem<double_spherical_pendulum_s2>;
                  return std::make_unique<problem>(sys, sys.initial_state(),

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "cli/registry.hpp"
+#include "geomint/problems/double_spherical_pendulum.hpp"
 #include "geomint/system/consistency.hpp"
 
 namespace geomint::cli {
@@ -43,6 +44,18 @@ inline double positive(const parameter_values& v, const std::string& name) {
   const double x = v[name];
   if (!(x > 0)) throw usage_error("--set " + name + ": must be > 0, got " + std::to_string(x));
   return x;
+}
+
+/// The double spherical pendulum's masses, rods and gravity from --set m1, m2, l1, l2, gravity
+/// (shared by its absolute-coordinate and S² × S² forms).
+inline problems::double_spherical_pendulum_parameters double_pendulum_parameters(const parameter_values& v) {
+  problems::double_spherical_pendulum_parameters p;
+  p.m1 = positive(v, "m1");
+  p.m2 = positive(v, "m2");
+  p.l1 = positive(v, "l1");
+  p.l2 = positive(v, "l2");
+  p.gravity = v["gravity"];
+  return p;
 }
 
 template <class System>
