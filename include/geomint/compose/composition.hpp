@@ -75,6 +75,9 @@ class composition {
   /// Forgets what the base stepper cached from earlier steps (odeint's reset()).
   void reset() { base_.reset(); }
 
+  /// The base stepper's statistics (every stage is one of its steps).
+  decltype(auto) statistics() const { return base_.statistics(); }
+
   Base& base() { return base_; }
   const Base& base() const { return base_; }
   static constexpr const auto& coefficients() { return Scheme::coefficients; }

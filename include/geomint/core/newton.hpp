@@ -36,6 +36,8 @@ struct newton_statistics {
   long iterations = 0;
   long jacobian_updates = 0;
   long full_newton_fallbacks = 0;
+  /// Largest scaled increment at which a solve was accepted (≤ tolerance, or a round-off stall).
+  double largest_final_increment = 0;
 };
 
 struct newton_report {
@@ -94,7 +96,11 @@ newton_report newton_solve(Problem& problem, Z& z, Z& z0, Z& r, const newton_opt
     ++stats.iterations;
     norm = problem.increment_norm(z, r);
     if (first == inf) first = norm;
-    if (norm <= opt.tolerance) return {k, norm};
+    const auto accept = [&] {
+      stats.largest_final_increment = std::fmax(stats.largest_final_increment, norm);
+      return newton_report{k, norm};
+    };
+    if (norm <= opt.tolerance) return accept();
 
     // Contraction θ = norm / previous, compared without dividing (previous = ∞ after a refresh).
     const auto theta_at_least = [&](double bound) { return norm >= bound * previous; };
@@ -105,8 +111,8 @@ newton_report newton_solve(Problem& problem, Z& z, Z& z0, Z& r, const newton_opt
     // only believed with a Jacobian computed during this solve: a stale one can stop contracting
     // at ~1e-10 in a direction it no longer represents (a constraint row from an earlier step),
     // and stopping there leaves errors that drift conserved momenta; it is refreshed instead.
-    if (theta_at_least(0.5) && norm <= 100 * opt.tolerance) return {k, norm};
-    if (theta_at_least(0.5) && fresh && norm <= opt.roundoff_floor && norm <= 1e-4 * first) return {k, norm};
+    if (theta_at_least(0.5) && norm <= 100 * opt.tolerance) return accept();
+    if (theta_at_least(0.5) && fresh && norm <= opt.roundoff_floor && norm <= 1e-4 * first) return accept();
 
     if (full_newton) {
       if (theta_at_least(1.0))

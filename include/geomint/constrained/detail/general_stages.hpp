@@ -124,6 +124,7 @@ class general_stages {
     evaluate(z);
     auto& jm = lu_.system_matrix();
     jm.setIdentity();
+    hpp_scale_ = 0;
     for (int j = 0; j < S; ++j) {
       work_ = q_.col(j);
       work2_ = p_.col(j);
@@ -136,6 +137,7 @@ class general_stages {
       }
       for (int i = 0; i < S; ++i) jm.block(i * n_, j * n_, n_, n_) += h_ * t_.ap(i, j) * hess_;
       second_.h_pp(*sys_, work_, work2_, hess_);
+      hpp_scale_ = std::fmax(hpp_scale_, hess_.cwiseAbs().maxCoeff());
       for (int i = 1; i < S; ++i) jm.block(q_offset(i), j * n_, n_, n_) -= h_ * t_.aq(i, j) * hess_;
       if (j == 0) continue;  // Q_1 = q0 is not an unknown
       // ∂R_Q,i/∂Q_j = −h â_ij H_qpᵀ (∂(∂H/∂p)/∂q);  ∂R_P,i/∂Q_j = h a_ij (H_qq − f_q) + a_ij Σλ∇²g
@@ -165,11 +167,18 @@ class general_stages {
     have_jacobian_ = true;
   }
   void solve_in_place(unknowns& d) { lu_.solve_in_place(d); }
+  /// Scaled increment. A stage momentum enters the step only through h ∂H/∂p and h ∂H/∂q, and
+  /// the constraints g(Q_i) = 0 fix its normal component (with Λ̃) only to ε|q|/(h‖H_pp‖): the
+  /// momentum unknowns are measured against the largest of |p0|, |P_i| and that momentum,
+  /// q_scale/(h‖H_pp‖), which moves Q by q_scale within the step. (|P| alone is O(h·force) from
+  /// rest and made the attainable level grow like 1/h², above any fixed floor.)
   double increment_norm(const unknowns& z, const unknowns& d) {
-    const double p_scale = std::fmax(std::fmax(p0_scale_, z.head(S * n_).cwiseAbs().maxCoeff()),
-                                     std::numeric_limits<double>::min());
+    const double q_scale = std::fmax(q0_scale_, z.segment(q_offset(1), (S - 1) * n_).cwiseAbs().maxCoeff());
+    double p_scale = std::fmax(p0_scale_, z.head(S * n_).cwiseAbs().maxCoeff());
+    if (hpp_scale_ > 0) p_scale = std::fmax(p_scale, q_scale / (std::fabs(h_) * hpp_scale_));
+    p_scale = std::fmax(p_scale, std::numeric_limits<double>::min());
     double e = d.head(S * n_).cwiseAbs().maxCoeff() / p_scale;
-    e = std::fmax(e, d.segment(q_offset(1), (S - 1) * n_).cwiseAbs().maxCoeff() / q0_scale_);
+    e = std::fmax(e, d.segment(q_offset(1), (S - 1) * n_).cwiseAbs().maxCoeff() / q_scale);
     for (int j = 0; j < S - 1 && m_ > 0; ++j) {  // effect of dΛ̃_j on the momenta
       work_.noalias() = jac_[j].transpose() * d.segment(lambda_offset(j), m_);
       e = std::fmax(e, work_.cwiseAbs().maxCoeff() / p_scale);
@@ -225,7 +234,7 @@ class general_stages {
   partitioned_tableau<S> t_;
   vector<S> c_;
   int n_ = 0, m_ = 0;
-  double t0_ = 0, h_ = 0, q0_scale_ = 1, p0_scale_ = 0;
+  double t0_ = 0, h_ = 0, q0_scale_ = 1, p0_scale_ = 0, hpp_scale_ = 0;
   bool have_jacobian_ = false, have_increments_ = false;
   unknowns increments_;
   const System* sys_ = nullptr;
