@@ -1,10 +1,10 @@
 // "What a user does today" for the constrained problems: Boost.Odeint's runge_kutta_dopri5 on
-// the index-1 ODE (geomint/odeint/index1_ode.hpp, cli/dopri5_reference.hpp). Its solutions
+// the index-1 ODE (geomint/odeint_support/index1_ode.hpp, cli/dopri5_reference.hpp). Its solutions
 // drift off g = 0.
 #include "cli/constrained_problems.hpp"
 #include "cli/dopri5_reference.hpp"
 #include "cli/hamiltonian_problem.hpp"
-#include "geomint/odeint/index1_ode.hpp"
+#include "geomint/odeint_support/index1_ode.hpp"
 
 namespace geomint::cli {
 namespace {
@@ -12,7 +12,7 @@ namespace {
 template <class System>
 reference_result solve_dopri5(const problem_instance& instance, const reference_request& req) {
   const auto& problem = as_problem<System>(instance);
-  odeint::index1_ode<System> system(problem.system());
+  odeint_support::index1_ode<System> system(problem.system());
   return run_dopri5(system, system.pack(problem.start().first, problem.start().second), req);
 }
 

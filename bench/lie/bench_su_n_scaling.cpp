@@ -57,7 +57,7 @@ row measure(int reps) {
   rkmk<su_n<N>, rk::implicit_midpoint, cayley_coordinates> stepper(options);
   vec y = y0;
   stepper.do_step(sys, y, 0.0, h);  // sizes the workspace
-  const long steps_before = stepper.statistics().steps, iterations_before = stepper.statistics().iterations;
+  const long steps_before = stepper.statistics().steps, iterations_before = stepper.statistics().fixed_point.iterations;
 
   const Eigen::MatrixXcd a = Eigen::MatrixXcd::Random(N, N), b = Eigen::MatrixXcd::Random(N, N);
   Eigen::MatrixXcd c(N, N);
@@ -74,7 +74,7 @@ row measure(int reps) {
        }},
       calls, reps);
 
-  const double iterations = double(stepper.statistics().iterations - iterations_before) /
+  const double iterations = double(stepper.statistics().fixed_point.iterations - iterations_before) /
                             double(stepper.statistics().steps - steps_before);
   const Eigen::MatrixXcd w0 = alg.hermitian(y0), w1 = alg.hermitian(y);
   const double f = w0.norm();

@@ -114,10 +114,8 @@ int main(int argc, char** argv) {
   trapezoidal_both(top, y_top, t_end, h, u3);
   rkmk_both<rk::implicit_midpoint>("GL2", top, y_top, t_end, h, u3);
   rkmk_both<rk::rk4>("RK4", top, y_top, t_end, h, u3);
-  moser_veselov_options constraint;
-  constraint.scheme = heavy_top_scheme::constraint;
   print("moser_veselov (reduced RATTLE)", run(moser_veselov<se3>{}, top, y_top, t_end, h, u3), true);
-  print("moser_veselov (constraint, order 1)", run(moser_veselov<se3>{constraint}, top, y_top, t_end, h, u3), true);
+  print("moser_veselov (constraint, order 1)", run(moser_veselov<se3, heavy_top_scheme::constraint>{}, top, y_top, t_end, h, u3), true);
 
   const problems::sine_euler<3> fluid;
   const auto y_fluid = problems::sine_euler<3>::random_initial_state();

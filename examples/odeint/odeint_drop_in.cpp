@@ -8,8 +8,8 @@
 #include <cstdlib>
 
 #include "geomint/geomint.hpp"
-#include "geomint/odeint/index1_ode.hpp"
-#include "geomint/odeint/invariant_monitor.hpp"
+#include "geomint/odeint_support/index1_ode.hpp"
+#include "geomint/odeint_support/invariant_monitor.hpp"
 #include "geomint/problems/double_spherical_pendulum.hpp"
 
 namespace ode = boost::numeric::odeint;
@@ -25,9 +25,9 @@ int main(int argc, char** argv) {
 
   // What users do today: the index-1 ODE and a classical Runge–Kutta method.
   {
-    geomint::odeint::index1_ode<pendulum> ode_system(dsp);
+    geomint::odeint_support::index1_ode<pendulum> ode_system(dsp);
     std::vector<double> x = ode_system.pack(x0.first, x0.second);
-    geomint::odeint::invariant_monitor<pendulum> monitor(dsp, lz);
+    geomint::odeint_support::invariant_monitor<pendulum> monitor(dsp, lz);
     ode::integrate_const(ode::runge_kutta4<std::vector<double>>(), std::ref(ode_system), x, 0.0, t_end, dt,
                          [&](const std::vector<double>& s, double t) { if (std::fmod(t, 1.0) < dt / 2 || t >= t_end - dt / 2) monitor(s, t); });
     const auto& last = monitor.record().samples.back();
@@ -38,7 +38,7 @@ int main(int argc, char** argv) {
   // The same loop with geomint::rattle swapped in: same system description, same observer.
   {
     auto x = x0;
-    geomint::odeint::invariant_monitor<pendulum> monitor(dsp, lz);
+    geomint::odeint_support::invariant_monitor<pendulum> monitor(dsp, lz);
     ode::integrate_const(geomint::rattle<pendulum::state_type>(), std::cref(dsp), x, 0.0, t_end, dt,
                          [&](const pendulum::state_type& s, double t) { if (std::fmod(t, 1.0) < dt / 2 || t >= t_end - dt / 2) monitor(s, t); });
     const auto& last = monitor.record().samples.back();

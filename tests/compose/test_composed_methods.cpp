@@ -11,8 +11,8 @@
 #include "geomint/constrained/rattle.hpp"
 #include "geomint/constrained/reich_symmetric.hpp"
 #include "geomint/problems/double_spherical_pendulum.hpp"
-#include "geomint_test/order.hpp"
-#include "geomint_test/symplecticity.hpp"
+#include "geomint/diagnostics/observed_order.hpp"
+#include "geomint/diagnostics/symplecticity.hpp"
 
 using namespace geomint;
 using problems::double_spherical_pendulum;
@@ -55,7 +55,7 @@ order_result composed_order(std::initializer_list<int> counts) {
     h.push_back(T / n);
     err.push_back((x.first - ref.first).norm());
   }
-  return {geomint_test::loglog_slope(h, err), worst};
+  return {geomint::diagnostics::loglog_slope(h, err), worst};
 }
 
 /// Asserts the order within ±tol and constraint residuals ≤ 1e-12 (measured ≤ 1e-15: each
@@ -113,7 +113,7 @@ BOOST_AUTO_TEST_CASE(composed_methods_are_symplectic) {
   const state x0 = sys.initial_state();
   const Eigen::VectorXd q0 = x0.first, p0 = x0.second;
   auto defect = [&](auto stepper) {
-    return geomint_test::constrained_symplecticity_defect(sys, q0, p0, [&](Eigen::VectorXd& q, Eigen::VectorXd& p) {
+    return geomint::diagnostics::manifold_map_symplecticity_defect(sys, q0, p0, [&](Eigen::VectorXd& q, Eigen::VectorXd& p) {
       state x{q, p};
       auto s = stepper;
       s.do_step(sys, x, 0.0, 0.05);

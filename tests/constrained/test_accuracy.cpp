@@ -5,7 +5,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "common.hpp"
-#include "geomint_test/order.hpp"
+#include "geomint/diagnostics/observed_order.hpp"
 
 using namespace geomint;
 using namespace test;
@@ -42,7 +42,7 @@ double observed_order(const System& sys, double t_end, const std::vector<double>
   BOOST_TEST_MESSAGE("errors " << errors.front() << " .. " << errors.back());
   // Above the accumulated round-off floor (~1e-13 for the pendulum, ~1e-14 for the sphere).
   BOOST_TEST(errors.back() >= 5e-13);
-  return geomint_test::loglog_slope(steps, errors);
+  return geomint::diagnostics::loglog_slope(steps, errors);
 }
 
 // Step ranges keep every error between ~1e-12 and ~1e-1: asymptotic, and above round-off

@@ -8,8 +8,8 @@
 #include <string>
 
 #include "common.hpp"
-#include "geomint/odeint/invariant_monitor.hpp"
-#include "geomint_test/allocation_counter.hpp"
+#include "geomint/odeint_support/invariant_monitor.hpp"
+#include "geomint/diagnostics/count_allocations.hpp"
 
 using namespace geomint;
 using namespace test;
@@ -55,7 +55,7 @@ void check_odeint_integrate_functions() {
 
   // The invariant monitor as an observer.
   x = x0;
-  geomint::odeint::invariant_monitor<problems::double_spherical_pendulum> monitor(
+  geomint::odeint_support::invariant_monitor<problems::double_spherical_pendulum> monitor(
       dsp, [](const Eigen::VectorXd& q, const Eigen::VectorXd& p) {
         return problems::double_spherical_pendulum::vertical_angular_momentum(q, p);
       });
@@ -169,6 +169,40 @@ BOOST_AUTO_TEST_CASE(an_inconsistent_initial_state_is_rejected_with_its_residual
   BOOST_TEST(rv.velocity <= 1e-14);
 }
 
+// manifold_projection keeps its workspace: projecting again allocates nothing; a failure names
+// the caller's time (not "t = 0") and leaves the state as it was.
+BOOST_AUTO_TEST_CASE(manifold_projection_reuses_its_workspace_and_reports_the_callers_time) {
+  const problems::double_spherical_pendulum dsp;
+  manifold_projection<problems::double_spherical_pendulum> projection(dsp);
+  auto x = dsp.initial_state();
+  x.first(0) += 1e-4;
+  projection.project(dsp, x.first, x.second);
+  for (int k = 0; k < 5; ++k) {
+    x.first(0) += 1e-4;
+    x.second(1) += 1e-3;
+    const geomint::diagnostics::allocation_scope scope;
+    const constraint_residuals r = projection.project(dsp, x.first, x.second);
+    BOOST_TEST(scope.count() == 0);
+    BOOST_TEST(r.position <= 1e-14);
+  }
+  auto far = dsp.initial_state();
+  far.first *= 5;  // Gauss–Newton needs more than one iteration
+  const auto before = far;
+  projection_options opt;
+  opt.max_iterations = 1;
+  opt.t = 12.5;
+  try {
+    projection.project(dsp, far.first, far.second, opt);
+    BOOST_FAIL("projected in one iteration");
+  } catch (const step_error& e) {
+    BOOST_TEST(e.reason() == failure_reason::max_iterations);
+    BOOST_TEST(std::string(e.what()).find("at t = 12.5") != std::string::npos, e.what());
+    BOOST_TEST(std::string(e.what()).find("dt =") == std::string::npos, e.what());
+  }
+  BOOST_TEST((far.first.array() == before.first.array()).all());
+  BOOST_TEST((far.second.array() == before.second.array()).all());
+}
+
 namespace {
 /// The same constraint twice: G is rank deficient everywhere.
 struct doubled_constraint {
@@ -269,7 +303,7 @@ template <class Stepper, class System>
 long allocations_after_first_step(const System& sys, typename Stepper::state_type x, double dt, int n) {
   Stepper stepper;
   stepper.do_step(sys, x, 0.0, dt);
-  const geomint_test::allocation_scope scope;
+  const geomint::diagnostics::allocation_scope scope;
   advance(stepper, sys, x, dt, n, dt);
   return scope.count();
 }

@@ -5,7 +5,7 @@
 
 #include "common.hpp"
 #include "geomint/system/index1.hpp"
-#include "geomint_test/symplecticity.hpp"
+#include "geomint/diagnostics/symplecticity.hpp"
 
 using namespace geomint;
 using namespace test;
@@ -20,7 +20,7 @@ constexpr double non_symplectic_floor = 1e-6;
 
 template <class Stepper, class System>
 double defect(const System& sys, const VectorXd& q, const VectorXd& p, double h) {
-  return geomint_test::constrained_symplecticity_defect(sys, q, p, [&](VectorXd& a, VectorXd& b) {
+  return geomint::diagnostics::manifold_map_symplecticity_defect(sys, q, p, [&](VectorXd& a, VectorXd& b) {
     Stepper stepper;
     std::pair<VectorXd, VectorXd> x{a, b};
     stepper.do_step(sys, x, 0.0, h);
@@ -33,7 +33,7 @@ double defect(const System& sys, const VectorXd& q, const VectorXd& p, double h)
 /// with M, but not symplectic.
 template <class System>
 double explicit_midpoint_defect(const System& sys, const VectorXd& q, const VectorXd& p, double h) {
-  return geomint_test::constrained_symplecticity_defect(sys, q, p, [&](VectorXd& a, VectorXd& b) {
+  return geomint::diagnostics::manifold_map_symplecticity_defect(sys, q, p, [&](VectorXd& a, VectorXd& b) {
     index1_vector_field<System> f(sys);
     const Eigen::Index n = a.size();
     VectorXd dq(n), dp(n);

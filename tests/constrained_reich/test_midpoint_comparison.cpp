@@ -3,7 +3,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "geomint/constrained/reduced_midpoint.hpp"
-#include "geomint_test/order.hpp"
+#include "geomint/diagnostics/observed_order.hpp"
 #include "reich_test_support.hpp"
 
 using namespace geomint;
@@ -24,7 +24,7 @@ BOOST_AUTO_TEST_CASE(reduced_midpoint_is_a_second_order_symmetric_method) {
     h.push_back(T / n);
     err.push_back((x.first - ref.first).norm());
   }
-  const double order = geomint_test::loglog_slope(h, err);
+  const double order = geomint::diagnostics::loglog_slope(h, err);
   BOOST_TEST(std::fabs(GEOMINT_MEASURED("midpoint order", order) - 2) < 0.1);
   dsp_state x = x0;
   reduced_midpoint<dsp_state> mid;

@@ -4,9 +4,9 @@
 #define BOOST_TEST_MODULE constrained_reich
 #include <boost/test/unit_test.hpp>
 
-#include "geomint_test/allocation_counter.hpp"
-#include "geomint_test/order.hpp"
-#include "geomint_test/symplecticity.hpp"
+#include "geomint/diagnostics/count_allocations.hpp"
+#include "geomint/diagnostics/observed_order.hpp"
+#include "geomint/diagnostics/symplecticity.hpp"
 #include "geomint/problems/heavy_top.hpp"
 #include "reich_test_support.hpp"
 
@@ -26,7 +26,7 @@ double observed_order(const System& sys, const State& x0, const State& reference
     h.push_back(T / n);
     err.push_back((x.first - reference.first).norm());
   }
-  return geomint_test::loglog_slope(h, err);
+  return geomint::diagnostics::loglog_slope(h, err);
 }
 
 /// ‖Φ_{−h}(Φ_h(x)) − x‖ (relative, distance()).
@@ -197,7 +197,7 @@ BOOST_AUTO_TEST_CASE(gamma_adjoint_and_pair_are_symplectic) {
   const Eigen::VectorXd q0 = x0.first, p0 = x0.second;
   const double h = 0.05;
   auto defect = [&](auto stepper, double scale) {
-    return geomint_test::constrained_symplecticity_defect(sys, q0, p0, [&](Eigen::VectorXd& q, Eigen::VectorXd& p) {
+    return geomint::diagnostics::manifold_map_symplecticity_defect(sys, q0, p0, [&](Eigen::VectorXd& q, Eigen::VectorXd& p) {
       dsp_state x{q, p};
       auto s = stepper;
       s.do_step(sys, x, 0.0, h);
@@ -215,7 +215,7 @@ BOOST_AUTO_TEST_CASE(gamma_adjoint_and_pair_are_symplectic) {
   const vms_state y0 = vms.initial_state();
   const Eigen::VectorXd q1 = y0.first, p1 = y0.second;
   auto general = [&](auto stepper) {
-    return geomint_test::constrained_symplecticity_defect(vms, q1, p1, [&](Eigen::VectorXd& q, Eigen::VectorXd& p) {
+    return geomint::diagnostics::manifold_map_symplecticity_defect(vms, q1, p1, [&](Eigen::VectorXd& q, Eigen::VectorXd& p) {
       vms_state x{q, p};
       auto s = stepper;
       s.do_step(vms, x, 0.0, 0.1);
@@ -299,7 +299,7 @@ dynamic_pendulum make_dynamic_pendulum() {
 template <class Stepper, class System, class State>
 long allocations_after_first_step(Stepper stepper, const System& sys, State x) {
   stepper.do_step(sys, x, 0.0, 0.01);
-  geomint_test::allocation_scope scope;
+  geomint::diagnostics::allocation_scope scope;
   for (int i = 1; i <= 20; ++i) stepper.do_step(sys, x, i * 0.01, 0.01);
   return scope.count();
 }

@@ -16,8 +16,8 @@
 #include "geomint/problems/heavy_top_se3.hpp"
 #include "geomint/problems/rigid_body_so_n.hpp"
 #include "geomint/problems/sine_euler.hpp"
-#include "geomint_test/allocation_counter.hpp"  // the one TU of test_lie that counts allocations
-#include "geomint_test/order.hpp"
+#include "geomint/diagnostics/count_allocations.hpp"  // the one TU of test_lie that counts allocations
+#include "geomint/diagnostics/observed_order.hpp"
 #include "lie_test_support.hpp"
 
 using namespace geomint;
@@ -44,6 +44,28 @@ struct quartic_rigid_body : problems::free_rigid_body {
   void hessian(const Eigen::MatrixBase<Y>& y, Out& out) const {
     free_rigid_body::hessian(y, out);
     out(0, 0) += 3 * y(0) * y(0);
+  }
+};
+
+/// The heavy top on se(3)* with a quartic term in the angular momentum and a cubic one in the
+/// direction of gravity: a second non-quadratic energy, on another algebra.
+struct anharmonic_heavy_top : problems::heavy_top_se3 {
+  template <class Y>
+  double hamiltonian(const Eigen::MatrixBase<Y>& y) const {
+    return heavy_top_se3::hamiltonian(y) + 0.1 * std::pow(y.template head<3>().squaredNorm(), 2) + 0.2 * std::pow(y(5), 3);
+  }
+  template <class Y, class Out>
+  void gradient(const Eigen::MatrixBase<Y>& y, Out& out) const {
+    heavy_top_se3::gradient(y, out);
+    out.template head<3>() += 0.4 * y.template head<3>().squaredNorm() * y.template head<3>();
+    out(5) += 0.6 * y(5) * y(5);
+  }
+  template <class Y, class Out>
+  void hessian(const Eigen::MatrixBase<Y>& y, Out& out) const {
+    heavy_top_se3::hessian(y, out);
+    const vector<3> u = y.template head<3>();
+    out.template topLeftCorner<3, 3>() += 0.4 * (u.squaredNorm() * matrix<3, 3>::Identity() + 2 * u * u.transpose());
+    out(5, 5) += 1.2 * y(5);
   }
 };
 
@@ -95,7 +117,7 @@ template <class Stepper, class System>
     h.push_back(t_end / n);
     err.push_back(lie_test::global_error(Stepper{}, sys, y0, ref, t_end, n));
   }
-  return geomint_test::loglog_slope(h, err);
+  return geomint::diagnostics::loglog_slope(h, err);
 }
 
 // h: the step of the 1e5-step Casimir runs. Forward Euler raises the energy by O(h) per unit
@@ -156,6 +178,70 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(rkmk_observed_order_on_the_rigid_body, M, rkmk_met
       body, problems::free_rigid_body::engo_faltinsen_initial_state(), 2.0, {20, 40, 80, 160});
   BOOST_TEST_MESSAGE("rigid body, order " << M::p << ": observed " << slope);
   BOOST_TEST(std::fabs(slope - M::p) <= 0.25);
+}
+
+namespace {
+/// The explicit three-stage tableaux of order 3 with nodes (0, c₂, c₃), c₂ ≠ c₃, c₂ ≠ 2/3:
+/// Kutta (½, 1), Ralston (½, ¾), Heun (⅓, ⅔), or any other member (a user's).
+butcher_tableau<3> third_order(double c2, double c3) {
+  butcher_tableau<3> t;
+  t.a.setZero();
+  t.c << 0, c2, c3;
+  // Order conditions Σb = 1, Σbc = 1/2, Σbc² = 1/3, b₃ a₃₂ c₂ = 1/6.
+  t.b(2) = (2 - 3 * c2) / (6 * c3 * (c3 - c2));
+  t.b(1) = (2 - 3 * c3) / (6 * c2 * (c2 - c3));
+  t.b(0) = 1 - t.b(1) - t.b(2);
+  t.a(1, 0) = c2;
+  t.a(2, 1) = 1 / (6 * t.b(2) * c2);
+  t.a(2, 0) = c3 - t.a(2, 1);
+  t.order = 3;
+  return t;
+}
+template <class Coordinates>
+double third_order_slope(const butcher_tableau<3>& t) {
+  const problems::free_rigid_body body;
+  const vector<3> y0 = problems::free_rigid_body::engo_faltinsen_initial_state();
+  const vector<3> ref = lie_test::reference_solution(body, y0, 2.0);
+  std::vector<double> h, err;
+  for (int n : {20, 40, 80, 160}) {
+    h.push_back(2.0 / n);
+    err.push_back(lie_test::global_error(rkmk_method<so3, 3, Coordinates>(t), body, y0, ref, 2.0, n));
+  }
+  return geomint::diagnostics::loglog_slope(h, err);
+}
+}  // namespace
+
+// A third-order tableau keeps its order in both coordinates: Cayley coordinates keep all of
+// dcay⁻¹ (truncating its degree-2 term, as exp's rule would, gave 2.00). ±0.25.
+BOOST_AUTO_TEST_CASE(third_order_tableaux_in_exp_and_cayley_coordinates) {
+  for (const auto& [name, t] : {std::make_pair("Kutta", third_order(0.5, 1.0)), std::make_pair("Ralston", third_order(0.5, 0.75)),
+                                 std::make_pair("Heun", third_order(1.0 / 3, 2.0 / 3)), std::make_pair("user (0, 0.4, 0.9)", third_order(0.4, 0.9))}) {
+    const double e = third_order_slope<exp_coordinates>(t), c = third_order_slope<cayley_coordinates>(t);
+    BOOST_TEST_MESSAGE(name << " RK3: exp " << e << ", Cayley " << c);
+    BOOST_TEST(std::fabs(e - 3) <= 0.25, name);
+    BOOST_TEST(std::fabs(c - 3) <= 0.25, name);
+  }
+  BOOST_TEST(cayley_coordinates::truncation(3) == 2);
+  BOOST_TEST(exp_coordinates::truncation(3) == 1);
+}
+
+// A user tableau is checked at construction: an order must be declared, Σb = 1, row sums = c.
+BOOST_AUTO_TEST_CASE(inconsistent_butcher_tableaux_are_rejected) {
+  butcher_tableau<3> no_order = third_order(0.5, 1.0);
+  no_order.order = 0;
+  BOOST_CHECK_THROW((rkmk_method<so3, 3>(no_order)), std::invalid_argument);
+  butcher_tableau<3> weights = third_order(0.5, 1.0);
+  weights.b(0) += 1e-3;
+  BOOST_CHECK_THROW((rkmk_method<so3, 3>(weights)), std::invalid_argument);
+  butcher_tableau<3> rows = third_order(0.5, 1.0);
+  rows.c(1) = 0.4;
+  try {
+    rkmk_method<so3, 3> m(rows);
+    BOOST_FAIL("accepted");
+  } catch (const std::invalid_argument& e) {
+    BOOST_TEST(std::string(e.what()).find("row 2") != std::string::npos, e.what());
+  }
+  BOOST_CHECK_NO_THROW((rkmk_method<so3, 3>(third_order(0.5, 1.0))));
 }
 
 BOOST_AUTO_TEST_CASE(rkmk_fourth_order_on_heavy_top_sine_euler_so5_and_structure_constants) {
@@ -279,6 +365,20 @@ BOOST_AUTO_TEST_CASE(gonzalez_gradient_conserves_a_non_quadratic_energy) {
   BOOST_TEST(energy_drift(gonzalez, body, y0, 0.1, 10000) <= 3e-14);
   BOOST_TEST(energy_drift(gonzalez_cay, body, y0, 0.1, 10000) <= 3e-14);
   BOOST_TEST(energy_drift(trapezoidal, body, y0, 0.1, 10000) >= 1e-6);
+
+  // The same on se(3)* (its Hessian shapes Newton's matrix only): Gonzalez to round-off, the trapezoidal average
+  // (a discrete gradient for quadratic H only) drifts.
+  const anharmonic_heavy_top top;
+  const auto y_top = problems::heavy_top_se3::engo_faltinsen_initial_state();
+  lie_discrete_gradient<se3, exp_coordinates, gonzalez_gradient> top_gonzalez;
+  lie_discrete_gradient<se3, cayley_coordinates, gonzalez_gradient> top_gonzalez_cay;
+  lie_discrete_gradient<se3> top_trapezoidal;
+  const double g = energy_drift(top_gonzalez, top, y_top, 0.05, 10000), gc = energy_drift(top_gonzalez_cay, top, y_top, 0.05, 10000),
+               tr = energy_drift(top_trapezoidal, top, y_top, 0.05, 10000);
+  BOOST_TEST_MESSAGE("anharmonic heavy top: energy drift Gonzalez " << g << " / " << gc << ", trapezoidal " << tr);
+  BOOST_TEST(g <= 3e-14);
+  BOOST_TEST(gc <= 3e-14);
+  BOOST_TEST(tr >= 1e-6);
 }
 
 BOOST_AUTO_TEST_CASE(energy_bounded_for_gl2_exp_and_drifting_for_gl2_cayley_and_heun) {
@@ -433,7 +533,7 @@ namespace {
 template <class Stepper, class System>
 [[gnu::noinline]] long allocations_after_first_step(Stepper stepper, const System& sys, typename System::state_type y) {
   stepper.do_step(sys, y, 0.0, 0.1);
-  geomint_test::allocation_scope scope;
+  geomint::diagnostics::allocation_scope scope;
   for (int k = 1; k <= 20; ++k) stepper.do_step(sys, y, 0.1 * k, 0.1);
   return scope.count();
 }
@@ -489,7 +589,7 @@ BOOST_AUTO_TEST_CASE(fixed_point_stage_solver_matches_newton) {
       a.do_step(sys, ya, k * h, h);
       b.do_step(sys, yb, k * h, h);
     }
-    BOOST_TEST(b.statistics().iterations > 0);        // the fixed point ran
+    BOOST_TEST(b.statistics().fixed_point.iterations > 0);        // the fixed point ran
     BOOST_TEST(b.statistics().newton.iterations == 0);  // and Newton did not
     return (ya - yb).cwiseAbs().maxCoeff() / ya.cwiseAbs().maxCoeff();
   };
@@ -527,7 +627,7 @@ BOOST_AUTO_TEST_CASE(fixed_point_gl2_on_su15_keeps_casimirs) {
   }
   BOOST_TEST((a.casimirs(y) - c0).cwiseAbs().cwiseQuotient(scale).maxCoeff() <= 1e-13);
   BOOST_TEST((y - yn).cwiseAbs().maxCoeff() / y.cwiseAbs().maxCoeff() <= 1e-13);
-  BOOST_TEST(fp.statistics().iterations < 20 * fixed.newton.max_iterations);
+  BOOST_TEST(fp.statistics().fixed_point.iterations < 20 * fixed.newton.max_iterations);
 }
 
 // The fixed point starts from stages extrapolated from the previous step when the state
@@ -548,9 +648,9 @@ BOOST_AUTO_TEST_CASE(fixed_point_extrapolated_start_saves_iterations_and_changes
     restarted.do_step(fluid, yr, k * h, h);
   }
   BOOST_TEST((yc - yr).cwiseAbs().maxCoeff() / yr.cwiseAbs().maxCoeff() <= 1e-13);
-  BOOST_TEST_MESSAGE("fixed-point iterations in 20 steps: extrapolated " << continued.statistics().iterations
-                                                                         << ", restarted " << restarted.statistics().iterations);
-  BOOST_TEST(continued.statistics().iterations < restarted.statistics().iterations);
+  BOOST_TEST_MESSAGE("fixed-point iterations in 20 steps: extrapolated " << continued.statistics().fixed_point.iterations
+                                                                         << ", restarted " << restarted.statistics().fixed_point.iterations);
+  BOOST_TEST(continued.statistics().fixed_point.iterations < restarted.statistics().fixed_point.iterations);
   // A state that is not the previous step's end point: the same step as from a fresh stepper.
   auto ya = yc, yb = yc;
   ya(0) += 1e-3;

@@ -10,9 +10,9 @@
 #include "geomint/problems/double_spherical_pendulum_s2.hpp"
 #include "geomint/problems/particle_on_ellipsoid.hpp"
 #include "geomint/problems/spherical_pendulum.hpp"
-#include "geomint_test/allocation_counter.hpp"
-#include "geomint_test/order.hpp"
-#include "geomint_test/symplecticity.hpp"
+#include "geomint/diagnostics/count_allocations.hpp"
+#include "geomint/diagnostics/observed_order.hpp"
+#include "geomint/diagnostics/symplecticity.hpp"
 #include "riemannian_test_support.hpp"
 
 using namespace geomint;
@@ -37,7 +37,7 @@ double observed_order(const System& sys, const State& x0, const State& ref, doub
     h.push_back(T / n);
     err.push_back((x.first - ref.first).norm());
   }
-  return geomint_test::loglog_slope(h, err);
+  return geomint::diagnostics::loglog_slope(h, err);
 }
 
 template <class System, class State>
@@ -140,7 +140,7 @@ BOOST_AUTO_TEST_CASE(leapfrog_is_symplectic) {
   auto sphere_defect = [](const auto& constrained, const auto& riemannian, auto x0, double h, double scale) {
     using state = decltype(x0);
     const Eigen::VectorXd q0 = x0.first, p0 = x0.second;
-    return geomint_test::constrained_symplecticity_defect(constrained, q0, p0, [&](Eigen::VectorXd& q, Eigen::VectorXd& p) {
+    return geomint::diagnostics::manifold_map_symplecticity_defect(constrained, q0, p0, [&](Eigen::VectorXd& q, Eigen::VectorXd& p) {
       state x{q, p};
       riemannian_leapfrog<state> lf;
       lf.do_step(riemannian, x, 0.0, h);
@@ -160,7 +160,7 @@ BOOST_AUTO_TEST_CASE(leapfrog_is_symplectic) {
 
   const heavy_top_so3 top;
   const top_state t0 = top.initial_state();
-  const double so3 = geomint_test::symplecticity_defect(
+  const double so3 = geomint::diagnostics::symplecticity_defect(
       [&](const Eigen::VectorXd& z) {
         top_state s = so3_embedding::unembed(z);
         riemannian_leapfrog<top_state> lf;
@@ -325,7 +325,7 @@ BOOST_AUTO_TEST_CASE(no_allocation_after_the_first_step) {
   auto count = [](const auto& sys, auto x) {
     riemannian_leapfrog<decltype(x)> lf;
     lf.do_step(sys, x, 0.0, 0.01);
-    geomint_test::allocation_scope scope;
+    geomint::diagnostics::allocation_scope scope;
     for (int i = 1; i <= 20; ++i) lf.do_step(sys, x, i * 0.01, 0.01);
     return scope.count();
   };

@@ -11,7 +11,7 @@
 #include "geomint/constrained/lobatto_iiia_iiib.hpp"
 #include "geomint/constrained/rattle.hpp"
 #include "geomint/system/consistency.hpp"
-#include "geomint_test/allocation_counter.hpp"
+#include "geomint/diagnostics/count_allocations.hpp"
 
 using namespace sundials_test;
 using Eigen::VectorXd;
@@ -211,7 +211,7 @@ BOOST_AUTO_TEST_CASE(evolve_does_not_allocate_after_the_first_call) {
     N_Vector q = s.vector(VectorXd::Zero(n[i])), p = s.vector(VectorXd::Zero(n[i]));
     sunrealtype t = 0;
     BOOST_TEST_REQUIRE(GeomintEvolve(mems[i], 0.1, q, p, &t) == GEOMINT_SUCCESS);
-    geomint_test::allocation_scope scope;
+    geomint::diagnostics::allocation_scope scope;
     BOOST_TEST_REQUIRE(GeomintEvolve(mems[i], 0.3, q, p, &t) == GEOMINT_SUCCESS);
     BOOST_TEST(scope.count() == 0, "system " << i);
     GeomintFree(&mems[i]);

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "c_problems.hpp"
-#include "geomint_test/allocation_scope.hpp"  // counted by test_c_api.cpp's allocation_counter.hpp
+#include "geomint/diagnostics/allocation_counter.hpp"  // counted by test_c_api.cpp's allocation_counter.hpp
 #include "geomint/constrained/reich_symmetric.hpp"
 #include "geomint/lie/cayley_coordinates.hpp"
 #include "geomint/lie/lie_discrete_gradient.hpp"
@@ -45,7 +45,7 @@ void compare(void* mem, state x, sun& s, int count, Advance&& advance) {
   double t = 0;
   for (int k = 1; k <= count; ++k) {
     sunrealtype tret = -1;
-    const geomint_test::allocation_scope scope;  // the first call sizes the workspaces
+    const geomint::diagnostics::allocation_scope scope;  // the first call sizes the workspaces
     BOOST_TEST_REQUIRE(GeomintEvolve(mem, 0.1 * k, q, p, &tret) == GEOMINT_SUCCESS, last_error(mem));
     if (k > 1) BOOST_TEST(scope.count() == 0, "GeomintEvolve allocated in interval " << k);
     for (int i = 0; i < 10; ++i, t += h) advance(x, t, h);
@@ -344,7 +344,7 @@ void check_lie() {
   double t = 0;
   for (int k = 1; k <= 10; ++k) {
     sunrealtype tret = -1;
-    const geomint_test::allocation_scope scope;  // the first call sizes the workspaces
+    const geomint::diagnostics::allocation_scope scope;  // the first call sizes the workspaces
     BOOST_TEST_REQUIRE(GeomintLieEvolve(mem, 1.0 * k, y, &tret) == GEOMINT_SUCCESS, lie_error(mem));
     if (k > 1) BOOST_TEST(scope.count() == 0, "GeomintLieEvolve allocated in interval " << k);
     BOOST_TEST(tret == 1.0 * k);

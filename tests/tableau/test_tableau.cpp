@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "geomint/constrained/constrained_prk.hpp"
 #include "geomint/tableau/constrained_tableaux.hpp"
 
 using namespace geomint;
@@ -106,4 +107,51 @@ BOOST_AUTO_TEST_CASE(gauss_legendre_is_symplectic_and_of_order_2s) {
       worst = std::fmax(worst, std::fabs(g3.b(i) * g3.a(i, j) + g3.b(j) * g3.a(j, i) - g3.b(i) * g3.b(j)));
   BOOST_TEST(worst <= tight);
   BOOST_TEST(!g3.is_explicit());
+}
+
+// constrained_prk checks its tableau at construction and names the violated condition of (2.10)
+// (a tableau that violated them used to run silently, ignoring an entry of â).
+BOOST_AUTO_TEST_CASE(constrained_prk_rejects_tableaux_violating_jays_conditions) {
+  using state = std::pair<vector<3>, vector<3>>;
+  auto rejection = [](const partitioned_tableau<2>& t) -> std::string {
+    try {
+      constrained_prk<2, state> stepper(t);
+    } catch (const std::invalid_argument& e) {
+      return e.what();
+    }
+    return "";
+  };
+  BOOST_TEST(rejection(rattle_tableau()).empty());
+  BOOST_TEST(rejection(constrained_symplectic_euler_tableau()).empty());  // b_s = 0 is Example 2.3
+  partitioned_tableau<2> t = rattle_tableau();
+  t.aq(0, 1) = 0.1;  // the first position stage must be explicit
+  BOOST_TEST(rejection(t).find("first row of the position tableau") != std::string::npos, rejection(t));
+  t = rattle_tableau();
+  t.aq(1, 0) = 0.6;  // last row of â ≠ b
+  BOOST_TEST(rejection(t).find("last row") != std::string::npos, rejection(t));
+  t = rattle_tableau();
+  t.ap(0, 1) = 0.2;  // a_is ≠ 0
+  BOOST_TEST(rejection(t).find("last column of the momentum tableau") != std::string::npos, rejection(t));
+  partitioned_tableau<3> singular = lobatto_iiia_iiib_tableau<3>();
+  singular.ap.col(0).setZero();  // the coupling matrix (Σ_k â_ik a_kj) loses its first column
+  try {
+    constrained_prk<3, state> stepper(singular);
+    BOOST_FAIL("accepted");
+  } catch (const std::invalid_argument& e) {
+    BOOST_TEST(std::string(e.what()).find("coupling matrix") != std::string::npos, e.what());  // the tableau, not the system, is blamed
+  }
+}
+
+// Butcher tableaux: an order must be declared, Σb = 1, row sums = c.
+BOOST_AUTO_TEST_CASE(butcher_tableaux_are_checked_for_consistency) {
+  butcher_tableau<2> t = gauss_legendre<2>();
+  BOOST_CHECK_NO_THROW(require_consistent_tableau(t));
+  t.order = 0;
+  BOOST_CHECK_THROW(require_consistent_tableau(t), std::invalid_argument);
+  t = gauss_legendre<2>();
+  t.b(0) += 1e-6;
+  BOOST_CHECK_THROW(require_consistent_tableau(t), std::invalid_argument);
+  t = gauss_legendre<2>();
+  t.c(1) += 1e-6;
+  BOOST_CHECK_THROW(require_consistent_tableau(t), std::invalid_argument);
 }

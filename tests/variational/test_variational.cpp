@@ -15,9 +15,9 @@
 #include "geomint/variational/shake.hpp"
 #include "geomint/variational/variational_first_order.hpp"
 #include "geomint/variational/variational_midpoint.hpp"
-#include "geomint_test/allocation_counter.hpp"
-#include "geomint_test/order.hpp"
-#include "geomint_test/symplecticity.hpp"
+#include "geomint/diagnostics/count_allocations.hpp"
+#include "geomint/diagnostics/observed_order.hpp"
+#include "geomint/diagnostics/symplecticity.hpp"
 #include "geomint/problems/autodiff_models.hpp"
 
 using namespace geomint;
@@ -104,7 +104,7 @@ double phase_space_symplecticity_defect(const System& sys, const Eigen::VectorXd
     out << a, b;
     return out;
   };
-  return geomint_test::symplecticity_defect(map, to_manifold, x, phase_space_tangent_basis(sys, x), eps);
+  return geomint::diagnostics::symplecticity_defect(map, to_manifold, x, phase_space_tangent_basis(sys, x), eps);
 }
 
 double max_abs(const std::vector<double>& v, std::size_t begin, std::size_t end) {
@@ -254,8 +254,8 @@ BOOST_AUTO_TEST_CASE(variational_midpoint_quaternion_error_is_second_order) {
     errors.push_back(sum / (run.size() * 4.0));  // eq. (57), m = 4
   }
   BOOST_TEST_MESSAGE("quaternion errors (57): " << errors[0] << " " << errors[1] << " " << errors[2] << " " << errors[3]
-                                                 << ", slope " << geomint_test::loglog_slope(hs, errors));
-  BOOST_TEST(std::fabs(geomint_test::loglog_slope(hs, errors) - 2.0) <= 0.1);
+                                                 << ", slope " << geomint::diagnostics::loglog_slope(hs, errors));
+  BOOST_TEST(std::fabs(geomint::diagnostics::loglog_slope(hs, errors) - 2.0) <= 0.1);
 }
 
 // Observed order by self-convergence, e(h) = ‖x_h(T) − x_{h/2}(T)‖ ≈ C hᵖ(1 − 2⁻ᵖ), which needs no
@@ -289,7 +289,7 @@ BOOST_AUTO_TEST_CASE(one_step_forms_converge_at_their_order) {
   const std::vector<double> hs{0.04, 0.02, 0.01, 0.005}, hs_first{0.01, 0.005, 0.0025, 0.00125};
   const std::vector<double> mid = self_convergence_errors<variational_midpoint<rb_state>>(hs, 2.0);
   const std::vector<double> first = self_convergence_errors<variational_first_order<rb_state>>(hs_first, 2.0);
-  const double mid_slope = geomint_test::loglog_slope(hs, mid), first_slope = geomint_test::loglog_slope(hs_first, first);
+  const double mid_slope = geomint::diagnostics::loglog_slope(hs, mid), first_slope = geomint::diagnostics::loglog_slope(hs_first, first);
   BOOST_TEST_MESSAGE("heavy top self-convergence slopes: midpoint " << mid_slope << ", first order " << first_slope);
   BOOST_TEST(std::fabs(mid_slope - 2.0) <= 0.1);
   BOOST_TEST(std::fabs(first_slope - 1.0) <= 0.1);
@@ -311,8 +311,8 @@ BOOST_AUTO_TEST_CASE(shake_is_second_order) {
     const vector<6> a = positions(h), b = positions(h / 2);
     errors.push_back((a - b).norm() / b.norm());
   }
-  BOOST_TEST_MESSAGE("SHAKE self-convergence slope " << geomint_test::loglog_slope(hs, errors));
-  BOOST_TEST(std::fabs(geomint_test::loglog_slope(hs, errors) - 2.0) <= 0.1);
+  BOOST_TEST_MESSAGE("SHAKE self-convergence slope " << geomint::diagnostics::loglog_slope(hs, errors));
+  BOOST_TEST(std::fabs(geomint::diagnostics::loglog_slope(hs, errors) - 2.0) <= 0.1);
 }
 
 // With uniform gravity (∇V constant) the midpoint DEL equations are RATTLE's (§7): shake and
@@ -432,8 +432,8 @@ BOOST_AUTO_TEST_CASE(discrete_momentum_converges_at_second_order) {
     errors.push_back((j - pi).norm() / pi.norm());
   }
   BOOST_TEST_MESSAGE("momentum errors: " << errors[0] << " " << errors[1] << " " << errors[2] << " " << errors[3]
-                                          << ", slope " << geomint_test::loglog_slope(hs, errors));
-  BOOST_TEST(std::fabs(geomint_test::loglog_slope(hs, errors) - 2.0) <= 0.1);
+                                          << ", slope " << geomint::diagnostics::loglog_slope(hs, errors));
+  BOOST_TEST(std::fabs(geomint::diagnostics::loglog_slope(hs, errors) - 2.0) <= 0.1);
 }
 
 // Energy error bounded without drift (as for the constrained family): max |ΔE| over [0, 10T] is at
@@ -564,7 +564,7 @@ template <class Stepper, class System, class State>
 long allocations_after_first_step(const System& sys, State x, double h, int steps = 20) {
   Stepper stepper;
   stepper.do_step(sys, x, 0.0, h);
-  geomint_test::allocation_scope scope;
+  geomint::diagnostics::allocation_scope scope;
   for (int k = 1; k < steps; ++k) stepper.do_step(sys, x, k * h, h);
   return scope.count();
 }
@@ -609,7 +609,7 @@ BOOST_AUTO_TEST_CASE(steps_do_not_allocate) {
   const vector<2> l2(0.3, -0.2);
   const vector<1> l1(0.5);
   const rb_state t = problems::heavy_top().initial_state();
-  geomint_test::allocation_scope scope;
+  geomint::diagnostics::allocation_scope scope;
   ad_dsp.dh_dq(s.first, s.second, g6);
   ad_dsp.h_qq(s.first, s.second, h6);
   ad_dsp.constraint_jacobian(s.first, j6);

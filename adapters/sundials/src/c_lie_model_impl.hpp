@@ -23,6 +23,9 @@ namespace geomint::sundials::detail {
 template <class Algebra>
 class c_lie_system {
  public:
+  /// Keyed on its address (the callbacks' time changes its bytes every step; settings reset
+  /// the stepper): see core/continuation.hpp.
+  long parameter_version() const { return 0; }
   using algebra_type = Algebra;
 
   explicit c_lie_system(const c_lie_problem& pr) : pr_(&pr) {

@@ -161,6 +161,10 @@ class c_system_common {
 
   int position_count() const { return pr_->n; }
   int constraint_count() const { return pr_->m; }
+  /// Continuation key (core/continuation.hpp): the callbacks' time changes the object's bytes
+  /// every step, and every setting that changes the problem resets the stepper, so the system
+  /// is keyed on its address alone.
+  long parameter_version() const { return 0; }
   /// The time handed to the callbacks.
   void set_time(double t) const { bridge_.set_time(t); }
 

@@ -7,8 +7,10 @@
 // kahan_li6, kahan_li8). If Φ is symmetric and of order 2, Ψ has order Scheme::order; it is
 // symmetric because the coefficients are palindromic, and symplectic (or constraint-preserving,
 // momentum-conserving) whenever Φ is. Base is any stepper with odeint's stepper interface
-// (state_type, do_step(system, x, t, dt)) that accepts negative steps: rattle,
-// lobatto_iiia_iiib<S>, reich_symmetric, riemannian_leapfrog, and any other symmetric method.
+// (state_type, do_step(system, x, t, dt)) that accepts negative steps and is symmetric:
+// rattle, lobatto_iiia_iiib<S>, reich_symmetric, riemannian_leapfrog, … — a base whose
+// properties (core/properties.hpp) do not say symmetric is refused at compile time; wrap a
+// symmetric stepper that does not say so in declared_symmetric<Stepper>.
 //
 // A failed stage throws (the base's step_error) and the state is restored to its value before
 // the step, so the caller loses nothing. No allocation after the first step (the backup state
@@ -21,19 +23,23 @@
 #include <utility>
 
 #include "geomint/compose/composition_schemes.hpp"
+#include "geomint/core/properties.hpp"
 
 namespace geomint {
 
-namespace detail {
-template <class B, class = void>
-struct has_order_member : std::false_type {};
-template <class B>
-struct has_order_member<B, std::void_t<decltype(std::declval<const B&>().order())>> : std::true_type {};
-}  // namespace detail
-
 template <class Base, class Scheme>
 class composition {
+  static_assert(is_symmetric_v<Base>,
+                "geomint: composition raises the order of a symmetric base method only; this base is not "
+                "symmetric (constrained_symplectic_euler, reich_constrained, … are not). If your stepper is "
+                "symmetric, say so: composition<geomint::declared_symmetric<YourStepper>, Scheme>");
+  using base_properties = properties_of<Base>;
+
  public:
+  /// Scheme::order, at least the base's own if higher (a scheme built for a second-order base
+  /// satisfies every condition of a higher-order symmetric base too).
+  using properties = method_properties<(Scheme::order > base_properties::order ? Scheme::order : base_properties::order),
+                                       true, base_properties::symplectic, base_properties::conserves>;
   using base_type = Base;
   using scheme_type = Scheme;
   using state_type = typename Base::state_type;
@@ -46,13 +52,12 @@ class composition {
   composition() = default;
   explicit composition(const Base& base) : base_(base) {}
 
-  /// Scheme::order; at least the base's own order if that is higher (a scheme built for a
-  /// second-order base satisfies every condition of a higher-order symmetric base too).
+  /// properties::order, or the base's run-time order if that is higher.
   order_type order() const {
-    if constexpr (detail::has_order_member<Base>::value)
+    if constexpr (base_properties::order == 0)
       return static_cast<order_type>(std::max<int>(Scheme::order, static_cast<int>(base_.order())));
     else
-      return static_cast<order_type>(Scheme::order);
+      return static_cast<order_type>(properties::order);
   }
 
   /// One composed step from t to t + dt. On failure the base's exception propagates and x is

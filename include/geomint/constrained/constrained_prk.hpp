@@ -1,432 +1,75 @@
 // The constrained partitioned Runge–Kutta method of Hairer 2003, eqs. (2.6)–(2.9), for a
-// partitioned tableau satisfying Jay's conditions (2.10), as a Boost.Odeint stepper.
+// partitioned tableau satisfying Jay's conditions (2.10), as a Boost.Odeint stepper
+// (state std::pair<Q, P>). The step itself is detail/prk_workspace.hpp; the stepper shell
+// (odeint typedefs, options, statistics, copies, the strong guarantee) is core/stepper_base.hpp.
 //
-// One step maps (q0, p0) ∈ M to (q1, p1) ∈ M:
-//   1. stage equations (2.6)–(2.7): the separable fast path (separable_stages.hpp) when
-//      H = ½pᵀM⁻¹p + V(q) and there is no non-conservative force, else — and as the full-Newton
-//      fallback of the fast path — the general stage solver (general_stages.hpp);
-//   2. q1 = Q_s (â_sj = b_j), p̂ from (2.8) without Λ_s;
-//   3. p1 = p̂ − G(q1)ᵀμ with G(q1) ∂H/∂p(q1, p1) = 0 (the free Λ_s; Example 2.3 when b_s = 0).
-//
-// The stepper caches ∇V, G and the factorized G M⁻¹ Gᵀ at the end point of a step and reuses
-// them when the next step starts from exactly that state with the same system object. Call
-// reset() after changing a system's parameters in place.
+// The tableau is checked at construction: a violated condition of (2.10) is a
+// std::invalid_argument naming it. A tableau whose last weight b_s is 0 is accepted (the step
+// then adds the −h G(q1)ᵀΛ_s term of Hairer's Example 2.3, as constrained symplectic Euler).
 #pragma once
 
-#include <boost/numeric/odeint/stepper/stepper_categories.hpp>
-#include <memory>
-#include <type_traits>
+#include <cstdio>
+#include <stdexcept>
+#include <string>
 #include <utility>
 
-#include "geomint/constrained/detail/explicit_two_stage.hpp"
-#include "geomint/constrained/detail/general_stages.hpp"
-#include "geomint/constrained/detail/hidden_constraint.hpp"
-#include "geomint/constrained/detail/separable_stages.hpp"
-#include "geomint/constrained/detail/separable_two_stage.hpp"
-#include "geomint/core/state_view.hpp"
-#include "geomint/system/consistency.hpp"
+#include "geomint/constrained/constrained_options.hpp"
+#include "geomint/constrained/detail/prk_workspace.hpp"
+#include "geomint/core/stepper_base.hpp"
+#include "geomint/tableau/constrained_tableaux.hpp"
 
 namespace geomint {
 
-struct constrained_options {
-  newton_options newton;
-  /// A step starting from a state the stepper did not produce itself checks that the state
-  /// lies on the constraint manifold: scaled residuals (consistency.hpp) above this are rejected.
-  double consistency_tolerance = 1e-10;
-  /// Optional factorization of the stage Newton systems (null: Eigen's; not owned, not shared
-  /// between steppers). Separable systems hand it S = G M⁻¹ Gᵀ (m × m, sparse when G is), which
-  /// carries both the stage iteration and the momentum projection; other systems hand it the
-  /// stage Jacobian (dense, stage_system_size() square). The rare full-Newton fallback of the
-  /// separable path and the m × m hidden-constraint iteration of general H keep Eigen's LU.
-  external_linear_solver* linear_solver = nullptr;
-};
+/// The same as step_statistics (kept for code written against earlier versions).
+using constrained_statistics = step_statistics;
 
-/// Order of the stage Newton matrix that constrained_options::linear_solver receives.
-inline int stage_system_size(int stages, int n, int m, bool separable) {
-  return separable ? m : stages * n + (stages - 1) * (n + m);
+/// Throws std::invalid_argument naming the first of Jay's conditions (2.10) that `t` violates.
+template <int S>
+void require_prk_conditions(const partitioned_tableau<S>& t) {
+  const prk_condition_report r = check_prk_conditions(t);
+  const double tol = 64 * std::numeric_limits<double>::epsilon();
+  auto reject = [](const char* what, double value) {
+    char buf[320];
+    std::snprintf(buf, sizeof buf, "geomint: the partitioned tableau violates Jay's conditions (Hairer 2003, (2.10)): %s (%.3e)",
+                  what, value);
+    throw std::invalid_argument(buf);
+  };
+  if (!(r.first_position_row <= tol)) reject("the first row of the position tableau â must vanish", r.first_position_row);
+  if (!(r.last_position_row <= tol)) reject("the last row of â must equal the weights b", r.last_position_row);
+  if (!(r.last_momentum_column <= tol)) reject("the last column of the momentum tableau a must vanish", r.last_momentum_column);
+  if (!(r.coupling_pivot_ratio > tol))
+    reject("the coupling matrix (Σ_k â_ik a_kj), i = 2..s, j = 1..s−1, must be invertible; its pivot ratio is",
+           r.coupling_pivot_ratio);
 }
 
-struct constrained_statistics {
-  long steps = 0;
-  long general_solver_steps = 0;  ///< steps whose stages were solved by the general solver
-  newton_statistics newton;
-};
-
-namespace detail {
-
-template <class T>
-const void* type_id() {
-  static const char id = 0;
-  return &id;
-}
-
-struct prk_solver_base {
-  virtual ~prk_solver_base() = default;
-  virtual std::unique_ptr<prk_solver_base> clone() const = 0;
-  virtual const void* type() const = 0;
-};
-
-/// The unknowns vector type of a stage solver, or a placeholder when that solver is not used.
-template <bool Used, class Solver>
-struct unknowns_of {
-  using type = typename Solver::unknowns;
-};
-template <class Solver>
-struct unknowns_of<false, Solver> {
-  using type = vector<dynamic>;
-};
-
-template <class S, class = void>
-struct has_inverse_diagonal_t : std::false_type {};
-template <class S>
-struct has_inverse_diagonal_t<S, std::void_t<decltype(std::declval<const S&>().mass().inverse_diagonal())>> : std::true_type {};
-
-template <class System, int S>
-class prk_solver final : public prk_solver_base {
-  using traits = system_traits<System>;
-  static constexpr int N = traits::n, M = traits::m;
-  static constexpr bool fast_path = traits::separable && !traits::has_force;
-  static constexpr bool general_path = !traits::sparse_jacobian;
-  static constexpr bool has_inverse_diagonal = has_inverse_diagonal_t<System>::value;
-  static_assert(fast_path || general_path,
-                "geomint: a system with a sparse constraint Jacobian must be separable and unforced");
-  using jacobian_type = typename traits::jacobian_type;
-  // Two-stage methods have an explicit position stage (SHAKE iteration on Λ̃ only).
-  using separable_solver = std::conditional_t<S == 2, separable_two_stage<System>, separable_stages<System, S>>;
-  using separable_type = std::conditional_t<traits::separable, separable_solver, int>;
-  using general_type = std::conditional_t<general_path, general_stages<System, S>, int>;
-
- public:
-  explicit prk_solver(const partitioned_tableau<S>& t)
-      : tableau_(t), coupling_21_((t.aq * t.ap)(S - 1, 0)), separable_(make_separable(t)), general_(make_general(t)) {}
-
-  /// A copy starts afresh: factorizations are not shared between steppers.
-  std::unique_ptr<prk_solver_base> clone() const override {
-    auto copy = std::make_unique<prk_solver>(*this);
-    copy->cache_valid_ = false;
-    return copy;
-  }
-  const void* type() const override { return type_id<prk_solver>(); }
-
-  template <class QMap, class PMap>
-  void step(const System& sys, QMap& q, PMap& p, double t, double dt, const constrained_options& opt,
-            constrained_statistics& stats) {
-    const int n = sys.position_count(), m = sys.constraint_count();
-    if (n != n_ || m != m_) resize(n, m);
-    const newton_context ctx{t, dt, "stage equations"};
-    if constexpr (fast_path && has_inverse_diagonal) {
-      if (m == 0 && S == 2) return explicit_diagonal_step(sys, q, p, t, dt, stats);
-    }
-
-    if (opt.linear_solver != linear_solver_) use(opt.linear_solver);
-    const bool continuing = cache_valid_ && cached_system_ == &sys && all_equal(q, q1_) && (m == 0 || all_equal(p, p1_));
-    cache_valid_ = false;
-    if (!continuing) start_fresh(sys, q, p, ctx, opt);
-    const double ratio = h_previous_ == dt || h_previous_ == 0 ? 1.0 : dt / h_previous_;
-
-    bool solved = false;
-    if constexpr (fast_path) {
-      if (m_ == 0 && S == 2) {
-        explicit_step(sys, q, p, t, dt);
-        finish_step(sys, dt, stats);
-        return;
-      } else {
-        solved = solve_separable(sys, q, p, dt, ratio * ratio, opt, stats, ctx);
-      }
-    }
-    if constexpr (general_path) {
-      if (!solved) {
-        solve_general(sys, q, p, t, dt, continuing, ratio, opt, stats, ctx);
-        ++stats.general_solver_steps;
-      }
-    }
-
-    if (!all_finite(q1_, p1_))
-      throw step_error(failure_reason::non_finite_value, t, dt, 0, 0, "the new state is not finite");
-    q = q1_;
-    p = p1_;
-    finish_step(sys, dt, stats);
-  }
-
- private:
-  static separable_type make_separable(const partitioned_tableau<S>& t) {
-    if constexpr (traits::separable) return separable_type(t); else return 0;
-  }
-  static general_type make_general(const partitioned_tableau<S>& t) {
-    if constexpr (general_path) return general_type(t); else return 0;
-  }
-
-  /// Switches the stage factorization (see constrained_options::linear_solver); the cached one
-  /// belongs to the previous solver, so the next step starts afresh.
-  void use(external_linear_solver* solver) {
-    linear_solver_ = solver;
-    if constexpr (traits::separable) gram_.use(solver);
-    else general_.use(solver);
-    cache_valid_ = false;
-  }
-
-  void resize(int n, int m) {
-    n_ = n;
-    m_ = m;
-    q1_.resize(n);
-    p1_.resize(n);
-    for (auto& g : grad_) g.resize(n);
-    v_.resize(n);
-    gval_.resize(m);
-    gv_.resize(m);
-    for (auto& g : jac_) g.resize(m, n);
-    gram_.resize(n, m);
-    hidden_.resize(n, m);
-    lambda_separable_.setZero(m, S - 1);
-    if constexpr (traits::separable) {
-      separable_.resize(n, m);
-      const int k = separable_.unknown_count();
-      zs_.resize(k);
-      zs0_.resize(k);
-      rs_.resize(k);
-    }
-    if constexpr (general_path) {
-      general_.resize(n, m);
-      const int k = general_.unknown_count();
-      zg_.resize(k);
-      zg0_.resize(k);
-      rg_.resize(k);
-    }
-    cache_valid_ = false;
-  }
-
-  /// The step does not continue the previous one: check the state, evaluate G(q0) (and
-  /// ∇V(q0), S0 for separable systems), forget the previous multipliers.
-  template <class QMap, class PMap>
-  void start_fresh(const System& sys, const QMap& q, const PMap& p, const newton_context& ctx,
-                   const constrained_options& opt) {
-    h_previous_ = 0;
-    lambda_separable_.setZero();
-    if constexpr (general_path) general_.invalidate();
-    if (m_ > 0) {
-      sys.constraint_jacobian(q, g0());
-      sys.constraint(q, gval_);
-      sys.dh_dp(q, p, v_);
-      gv_.noalias() = g0() * v_;
-      constraint_residuals res;
-      res.position = scaled_constraint_residual(g0(), gval_, q.norm());
-      res.velocity = scaled_constraint_residual(g0(), gv_, v_.norm());
-      if (!(res.position <= opt.consistency_tolerance && res.velocity <= opt.consistency_tolerance))
-        throw step_error(failure_reason::inconsistent_initial_state, ctx.t, ctx.dt, 0,
-                         std::fmax(res.position, res.velocity),
-                         describe_residuals(res, opt.consistency_tolerance));
-    }
-    if constexpr (traits::separable) {
-      sys.potential_gradient(q, grad0());
-      if (m_ > 0 && !gram_.factorize(sys, g0())) throw singular_gram(ctx);
-    }
-  }
-
-  static step_error singular_gram(const newton_context& ctx) {
-    return step_error(failure_reason::singular_constraint_jacobian, ctx.t, ctx.dt, 0, 0,
-                      "G(q) M⁻¹ G(q)ᵀ is singular: the constraints are dependent at this "
-                      "configuration (e.g. the same constraint given twice)");
-  }
-
-  /// explicit_step for diagonal masses, as the fused loops of explicit_two_stage.hpp.
-  template <class QMap, class PMap>
-  void explicit_diagonal_step(const System& sys, QMap& q, PMap& p, double t, double h, constrained_statistics& stats) {
-    const double* w = sys.mass().inverse_diagonal().data();
-    const double w0 = n_ > 0 ? w[0] : 0.0;
-    const explicit_two_stage_coefficients c{h * tableau_.c()(S - 1), h * h * coupling_21_, h * tableau_.b(0),
-                                            h * tableau_.b(S - 1)};
-    const long n = n_;
-    auto positions = [&] {  // loop (1), specialized for equal masses
-      if (sys.mass().uniform())
-        return explicit_positions(n, q.data(), p.data(), grad0().data(), [w0](long) { return w0; }, c, q1_.data());
-      return explicit_positions(n, q.data(), p.data(), grad0().data(), [w](long i) { return w[i]; }, c, q1_.data());
-    };
-    bool continuing = cache_valid_ && cached_system_ == &sys;
-    cache_valid_ = false;
-    if (continuing) continuing = positions();
-    if (!continuing) {
-      sys.potential_gradient(q, grad0());
-      positions();
-    }
-    sys.potential_gradient(q1_, grad1());
-    if (!finite_entries(n, q1_.data(), grad1().data()))
-      throw step_error(failure_reason::non_finite_value, t, h, 0, 0, "the new state is not finite");
-    explicit_update(n, q1_.data(), grad0().data(), grad1().data(), c, q.data(), p.data());
-    finish_step(sys, h, stats);
-  }
-
-  /// The new state is in place: the end point becomes the next step's start.
-  void finish_step(const System& sys, double dt, constrained_statistics& stats) {
-    start_ = 1 - start_;  // the end point's G and ∇V become the next start's (double buffer)
-    cache_valid_ = true;
-    cached_system_ = &sys;
-    h_previous_ = dt;
-    ++stats.steps;
-  }
-
-  /// Two-stage methods without constraints are explicit (RATTLE is velocity Verlet):
-  ///   q1 = q0 + M⁻¹(h c_2 p0 − h² B_21 ∇V(q0)),  p1 = p0 − h (b_1 ∇V(q0) + b_2 ∇V(q1)).
-  /// Few passes over the state matter here: the momenta are updated in place once ∇V(q1) is
-  /// known to be finite, the positions are copied from the workspace.
-  template <class QMap, class PMap>
-  void explicit_step(const System& sys, QMap& q, PMap& p, double t, double h) {
-    const double cq = h * tableau_.c()(S - 1), cg = h * h * coupling_21_;
-    sys.mass().apply_inverse_add(cq * p - cg * grad0(), q, q1_);
-    sys.potential_gradient(q1_, grad1());
-    if (!all_finite(q1_, grad1()))
-      throw step_error(failure_reason::non_finite_value, t, h, 0, 0, "the new state is not finite");
-    p -= (h * tableau_.b(0)) * grad0() + (h * tableau_.b(S - 1)) * grad1();
-    q = q1_;
-  }
-
-  template <class QMap, class PMap>
-  bool solve_separable(const System& sys, const QMap& q, const PMap& p, double dt, double lambda_scale,
-                       const constrained_options& opt, constrained_statistics& stats, const newton_context& ctx) {
-    separable_.begin(sys, q, p, grad0(), g0(), gram_, dt);
-    separable_.guess(zs_, lambda_separable_, lambda_scale);
-    // Without constraints the two-stage methods are explicit (RATTLE is velocity Verlet).
-    if (!(m_ == 0 && S == 2)) {
-      try {
-        try {
-          newton_solve(separable_, zs_, zs0_, rs_, opt.newton, stats.newton, ctx);
-        } catch (const step_error& e) {
-          if (!retry_from_plain_guess(e)) throw;
-          // The previous step's multipliers can put the start outside Newton's basin when the
-          // motion turns fast: start again from zero multipliers (the explicit predictor).
-          separable_.guess(zs_, lambda_separable_, 0.0);
-          newton_solve(separable_, zs_, zs0_, rs_, opt.newton, stats.newton, ctx);
-        }
-      } catch (const fast_path_declined&) {
-        return false;
-      }
-    }
-    separable_.finish(zs_, p, grad0(), q1_, grad1(), g1(), p1_);
-    if (m_ > 0) {
-      if (!gram_.factorize(sys, g1())) throw singular_gram(ctx);
-      hidden_.project_separable(sys, q1_, g1(), gram_, p1_);
-    }
-    lambda_separable_ = separable_.multipliers();
-    return true;
-  }
-
-  /// Newton failures worth one more attempt from a plain starting point.
-  static bool retry_from_plain_guess(const step_error& e) {
-    return e.reason() == failure_reason::newton_diverged || e.reason() == failure_reason::max_iterations;
-  }
-
-  template <class QMap, class PMap>
-  void solve_general(const System& sys, const QMap& q, const PMap& p, double t, double dt, bool continuing,
-                     double ratio, const constrained_options& opt, constrained_statistics& stats,
-                     const newton_context& ctx) {
-    if constexpr (general_path) {
-      general_.begin(sys, q, p, g0(), t, dt);
-      general_.guess(zg_, continuing, ratio);
-      try {
-        newton_solve(general_, zg_, zg0_, rg_, opt.newton, stats.newton, ctx);
-      } catch (const step_error& e) {
-        if (!continuing || !retry_from_plain_guess(e)) throw;
-        // The guess extrapolated from the previous step can lie outside Newton's basin when the
-        // motion turns fast: start again from the explicit predictor of a fresh step.
-        general_.guess(zg_, false, ratio);
-        newton_solve(general_, zg_, zg0_, rg_, opt.newton, stats.newton, ctx);
-      }
-      general_.finish(zg_, q1_, p1_);
-      if (m_ > 0) sys.constraint_jacobian(q1_, g1());
-      if constexpr (traits::separable) {
-        sys.potential_gradient(q1_, grad1());
-        if (m_ > 0) {
-          if (!gram_.factorize(sys, g1())) throw singular_gram(ctx);
-          hidden_.project_separable(sys, q1_, g1(), gram_, p1_);
-        }
-      } else {
-        hidden_.project_general(sys, q1_, g1(), p1_, opt.newton, stats.newton, ctx);
-      }
-      lambda_separable_ = general_.multipliers() * dt;  // Λ̃ = h²Λ from Λ̃ = hΛ
-    }
-  }
-
-  partitioned_tableau<S> tableau_;
-  double coupling_21_;  // (â a)_{s1}: the ∇V(q0) coefficient of q1 in the explicit two-stage case
-  int n_ = -1, m_ = -1;
-  bool cache_valid_ = false;
-  const System* cached_system_ = nullptr;
-  external_linear_solver* linear_solver_ = nullptr;
-  double h_previous_ = 0;
-  vector<N> q1_, p1_, v_;
-  vector<N> grad_[2];  // ∇V at the start and end of a step: grad_[start_], grad_[1 − start_]
-  vector<M> gval_, gv_;
-  jacobian_type jac_[2];  // G at the start and end of a step
-  int start_ = 0;
-  jacobian_type& g0() { return jac_[start_]; }
-  jacobian_type& g1() { return jac_[1 - start_]; }
-  vector<N>& grad0() { return grad_[start_]; }
-  vector<N>& grad1() { return grad_[1 - start_]; }
-  matrix<M, S - 1> lambda_separable_;
-  constraint_gram<System> gram_;
-  hidden_constraint_solver<System> hidden_;
-  separable_type separable_;
-  general_type general_;
-  typename unknowns_of<traits::separable, separable_solver>::type zs_, zs0_, rs_;
-  typename unknowns_of<general_path, general_stages<System, S>>::type zg_, zg0_, rg_;
-};
-
-}  // namespace detail
-
-/// A constrained PRK method as a Boost.Odeint stepper. State = std::pair<Q, P>.
 template <int S, class State = std::pair<Eigen::VectorXd, Eigen::VectorXd>>
-class constrained_prk {
+class constrained_prk : public stepper_base<constrained_prk<S, State>, State, constrained_options> {
+  using base = stepper_base<constrained_prk<S, State>, State, constrained_options>;
+
  public:
-  using state_type = State;
-  using deriv_type = State;
-  using time_type = double;
-  using value_type = double;
-  using order_type = unsigned short;
-  using stepper_category = boost::numeric::odeint::stepper_tag;
+  /// Symplectic if the tableau satisfies (2.11); its order and symmetry come with the tableau
+  /// (order() reads it; declared_symmetric<constrained_prk<S>> declares a symmetric one).
+  using properties = method_properties<0, false, true, conserves_constraints | conserves_linear_momentum_maps>;
+  template <class System>
+  using workspace = detail::prk_workspace<System, S>;
 
   explicit constrained_prk(const partitioned_tableau<S>& tableau, const constrained_options& options = {})
-      : tableau_(tableau), options_(options) {}
-  constrained_prk(const constrained_prk& other)
-      : tableau_(other.tableau_), options_(other.options_), stats_(other.stats_),
-        solver_(other.solver_ ? other.solver_->clone() : nullptr) {}
-  constrained_prk(constrained_prk&&) noexcept = default;
-  constrained_prk& operator=(const constrained_prk& other) {
-    if (this != &other) *this = constrained_prk(other);
-    return *this;
-  }
-  constrained_prk& operator=(constrained_prk&&) noexcept = default;
-
-  order_type order() const { return static_cast<order_type>(tableau_.order); }
-
-  /// Advances x = (q, p) from t to t + dt. On failure throws step_error and leaves x unchanged.
-  template <class System>
-  void do_step(System&& system, State& x, time_type t, time_type dt) {
-    const auto& sys = unwrap_system(system);
-    using sys_type = std::decay_t<decltype(sys)>;
-    using solver_type = detail::prk_solver<sys_type, S>;
-    static_assert(state_size<typename State::first_type>::value == dynamic || sys_type::position_size == dynamic ||
-                      state_size<typename State::first_type>::value == sys_type::position_size,
-                  "geomint: the state size does not match the system's position_size");
-    require_size(x.first, sys.position_count(), "the position vector q");
-    require_size(x.second, sys.position_count(), "the momentum vector p");
-    if (!solver_ || solver_->type() != detail::type_id<solver_type>())
-      solver_ = std::make_unique<solver_type>(tableau_);
-    auto q = view(x.first);
-    auto p = view(x.second);
-    static_cast<solver_type&>(*solver_).step(sys, q, p, t, dt, options_, stats_);
+      : base(options), tableau_(tableau) {
+    require_prk_conditions(tableau_);
   }
 
+  typename base::order_type order() const { return static_cast<typename base::order_type>(tableau_.order); }
   const partitioned_tableau<S>& tableau() const { return tableau_; }
-  constrained_options& options() { return options_; }
-  const constrained_options& options() const { return options_; }
-  const constrained_statistics& statistics() const { return stats_; }
-  /// Drops every cache (call after changing a system's parameters in place).
-  void reset() { solver_.reset(); }
+
+  template <class System>
+  workspace<System> make_workspace() const { return workspace<System>(tableau_); }
+  template <class System, class X>
+  static void check_state(const System& sys, const X& x) {
+    require_pair_sizes<System::position_size>(x, sys.position_count(), "the position vector q", "the momentum vector p");
+  }
 
  private:
   partitioned_tableau<S> tableau_;
-  constrained_options options_;
-  constrained_statistics stats_;
-  std::unique_ptr<detail::prk_solver_base> solver_;
 };
 
 }  // namespace geomint

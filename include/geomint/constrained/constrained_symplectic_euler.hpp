@@ -9,6 +9,7 @@ namespace geomint {
 template <class State = std::pair<Eigen::VectorXd, Eigen::VectorXd>>
 class constrained_symplectic_euler : public constrained_prk<2, State> {
  public:
+  using properties = method_properties<1, false, true, conserves_constraints | conserves_linear_momentum_maps>;
   explicit constrained_symplectic_euler(const constrained_options& options = {})
       : constrained_prk<2, State>(constrained_symplectic_euler_tableau(), options) {}
 };

@@ -11,6 +11,7 @@ class lobatto_iiia_iiib : public constrained_prk<S, State> {
   static_assert(S >= 2, "Lobatto IIIA–IIIB needs at least two stages");
 
  public:
+  using properties = method_properties<2 * S - 2, true, true, conserves_constraints | conserves_linear_momentum_maps>;
   explicit lobatto_iiia_iiib(const constrained_options& options = {})
       : constrained_prk<S, State>(lobatto_iiia_iiib_tableau<S>(), options) {}
 };

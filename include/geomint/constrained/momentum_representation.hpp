@@ -24,10 +24,11 @@
 // For separable H = ½ pᵀM⁻¹p + V(q) and W = M (the kinetic-energy metric) the two coincide.
 #pragma once
 
+#include <limits>
 #include <utility>
 
 #include "geomint/constrained/detail/hidden_constraint.hpp"
-#include "geomint/core/state_view.hpp"
+#include "geomint/core/step_checks.hpp"
 #include "geomint/system/mass.hpp"
 
 namespace geomint {
@@ -113,7 +114,7 @@ void to_metric_momentum(const System& sys, const Metric& w, const Q& q_state, P&
   detail::metric_projector<traits::n, traits::m> psi;
   psi.resize(n, m);
   if (!psi.factorize(w, g))
-    throw step_error(failure_reason::singular_constraint_jacobian, 0, 0, 0, 0,
+    throw step_error(failure_reason::singular_constraint_jacobian, std::numeric_limits<double>::quiet_NaN(), 0, 0, 0,
                      "to_metric_momentum: G(q) W⁻¹ G(q)ᵀ is singular");
   psi.project(g, p);
   view(p_state) = p;
@@ -139,7 +140,7 @@ void to_canonical_momentum(const System& sys, const Q& q_state, P& p_state) {
     detail::constraint_gram<System> gram;
     gram.resize(n, m);
     if (!gram.factorize(sys, g))
-      throw step_error(failure_reason::singular_constraint_jacobian, 0, 0, 0, 0,
+      throw step_error(failure_reason::singular_constraint_jacobian, std::numeric_limits<double>::quiet_NaN(), 0, 0, 0,
                        "to_canonical_momentum: G M⁻¹ Gᵀ is singular");
     hidden.project_separable(sys, q, g, gram, p);
   } else {

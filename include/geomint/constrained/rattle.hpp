@@ -10,6 +10,7 @@ namespace geomint {
 template <class State = std::pair<Eigen::VectorXd, Eigen::VectorXd>>
 class rattle : public constrained_prk<2, State> {
  public:
+  using properties = method_properties<2, true, true, conserves_constraints | conserves_linear_momentum_maps>;
   explicit rattle(const constrained_options& options = {}) : constrained_prk<2, State>(rattle_tableau(), options) {}
 };
 

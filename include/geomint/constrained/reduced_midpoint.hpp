@@ -18,16 +18,14 @@
 // throws step_error and leaves the state unchanged; no allocation after the first step.
 #pragma once
 
-#include <boost/numeric/odeint/stepper/stepper_categories.hpp>
 #include <cmath>
 #include <limits>
 #include <utility>
 
-#include "geomint/constrained/constrained_prk.hpp"
-#include "geomint/constrained/detail/solver_slot.hpp"
 #include "geomint/core/linear_solvers.hpp"
 #include "geomint/core/newton.hpp"
-#include "geomint/core/state_view.hpp"
+#include "geomint/core/stepper_base.hpp"
+#include "geomint/system/constraint_gram.hpp"
 #include "geomint/system/second_derivatives.hpp"
 
 namespace geomint {
@@ -35,7 +33,7 @@ namespace geomint {
 namespace detail {
 
 template <class System>
-class reduced_midpoint_workspace final : public workspace_base<reduced_midpoint_workspace<System>> {
+class reduced_midpoint_workspace {
   using traits = system_traits<System>;
   static constexpr int N = traits::n, M = traits::m;
   static constexpr int Y = size::fixed_if_small(size::product(2, N));
@@ -51,8 +49,8 @@ class reduced_midpoint_workspace final : public workspace_base<reduced_midpoint_
   void forget() {}
 
   template <class QMap, class PMap>
-  void step(const System& sys, QMap& q, PMap& p, double t, double dt, const newton_options& opt,
-            constrained_statistics& stats) {
+  void step(const System& sys, QMap& q, PMap& p, double t, double dt, const step_options& opt,
+            step_statistics& stats) {
     const int n = sys.position_count(), m = sys.constraint_count();
     if (n != n_ || m != m_) resize(n, m);
     sys_ = &sys;
@@ -64,7 +62,7 @@ class reduced_midpoint_workspace final : public workspace_base<reduced_midpoint_
     // Explicit Euler as first guess.
     rhs(y0_, f_);
     y_ = y0_ + dt * f_;
-    newton_solve(*this, y_, z0_, r_, opt, stats.newton, ctx_);
+    newton_solve(*this, y_, z0_, r_, opt.newton, stats.newton, ctx_);
     if (!y_.allFinite()) throw step_error(failure_reason::non_finite_value, t, dt, 0, 0, "the new state is not finite");
     q = y_.head(n_);
     p = y_.tail(n_);
@@ -91,7 +89,7 @@ class reduced_midpoint_workspace final : public workspace_base<reduced_midpoint_
       j(c, c) += 1.0;
     }
     if (!lu_.factorize())
-      throw step_error(failure_reason::singular_constraint_jacobian, ctx_.t, ctx_.dt, 0, 0,
+      throw step_error(failure_reason::singular_iteration_matrix, ctx_.t, ctx_.dt, 0, 0,
                        "the midpoint iteration matrix is singular");
     have_jacobian_ = true;
   }
@@ -181,39 +179,20 @@ class reduced_midpoint_workspace final : public workspace_base<reduced_midpoint_
 
 /// Implicit midpoint rule on the reduced equations (multipliers eliminated analytically):
 /// the baseline of McLachlan–Scovel §6.3, Figure 2. See the comment at the top of this file.
+/// options().consistency_tolerance is not used: any state of ℝ²ⁿ is accepted.
 template <class State = std::pair<Eigen::VectorXd, Eigen::VectorXd>>
-class reduced_midpoint {
+class reduced_midpoint : public stepper_base<reduced_midpoint<State>, State, step_options> {
  public:
-  using state_type = State;
-  using deriv_type = State;
-  using time_type = double;
-  using value_type = double;
-  using order_type = unsigned short;
-  using stepper_category = boost::numeric::odeint::stepper_tag;
-
-  explicit reduced_midpoint(const newton_options& options = {}) : options_(options) {}
-
-  order_type order() const { return 2; }
-
+  using properties = method_properties<2, true, false, conserves_nothing>;
   template <class System>
-  void do_step(System&& system, State& x, time_type t, time_type dt) {
-    const auto& sys = unwrap_system(system);
-    using sys_type = std::decay_t<decltype(sys)>;
-    require_size(x.first, sys.position_count(), "the position vector q");
-    require_size(x.second, sys.position_count(), "the momentum vector p");
-    auto q = view(x.first);
-    auto p = view(x.second);
-    slot_.get<detail::reduced_midpoint_workspace<sys_type>>().step(sys, q, p, t, dt, options_, stats_);
+  using workspace = detail::reduced_midpoint_workspace<System>;
+
+  using stepper_base<reduced_midpoint<State>, State, step_options>::stepper_base;
+
+  template <class System, class X>
+  static void check_state(const System& sys, const X& x) {
+    require_pair_sizes<System::position_size>(x, sys.position_count(), "the position vector q", "the momentum vector p");
   }
-
-  newton_options& options() { return options_; }
-  const constrained_statistics& statistics() const { return stats_; }
-  void reset() { slot_.reset(); }
-
- private:
-  newton_options options_;
-  constrained_statistics stats_;
-  detail::solver_slot slot_;
 };
 
 }  // namespace geomint

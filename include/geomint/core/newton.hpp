@@ -14,31 +14,12 @@
 #include <limits>
 #include <string>
 
+#include "geomint/core/options.hpp"
+#include "geomint/core/statistics.hpp"
 #include "geomint/core/step_error.hpp"
 #include "geomint/core/types.hpp"
 
 namespace geomint {
-
-struct newton_options {
-  /// Scaled increment norm at which the iteration has converged (relative to the unknowns).
-  double tolerance = 10 * std::numeric_limits<double>::epsilon();
-  /// Hard bound on iterations per solve, refreshes included.
-  int max_iterations = 50;
-  /// Contraction factor above which a frozen Jacobian is refreshed.
-  double refresh_contraction = 0.3;
-  /// Increments that stop shrinking below this (after contracting by 10⁴) are round-off.
-  double roundoff_floor = 1e-9;
-};
-
-/// Counters accumulated over the lifetime of a stepper.
-struct newton_statistics {
-  long solves = 0;
-  long iterations = 0;
-  long jacobian_updates = 0;
-  long full_newton_fallbacks = 0;
-  /// Largest scaled increment at which a solve was accepted (≤ tolerance, or a round-off stall).
-  double largest_final_increment = 0;
-};
 
 struct newton_report {
   int iterations = 0;
@@ -111,14 +92,14 @@ newton_report newton_solve(Problem& problem, Z& z, Z& z0, Z& r, const newton_opt
     // only believed with a Jacobian computed during this solve: a stale one can stop contracting
     // at ~1e-10 in a direction it no longer represents (a constraint row from an earlier step),
     // and stopping there leaves errors that drift conserved momenta; it is refreshed instead.
-    if (theta_at_least(0.5) && norm <= 100 * opt.tolerance) return accept();
+    if (theta_at_least(0.5) && norm <= opt.stall_factor * opt.tolerance) return accept();
     if (theta_at_least(0.5) && fresh && norm <= opt.roundoff_floor && norm <= 1e-4 * first) return accept();
 
     if (full_newton) {
       if (theta_at_least(1.0))
         fail(failure_reason::newton_diverged, k, norm, "full Newton does not contract");
       refresh(false);
-    } else if (norm > opt.refresh_contraction * previous && norm > 100 * opt.tolerance) {
+    } else if (norm > opt.refresh_contraction * previous && norm > opt.stall_factor * opt.tolerance) {
       if (fresh) {  // even a fresh Jacobian contracts slowly: fall back to full Newton
         full_newton = true;
         ++stats.full_newton_fallbacks;

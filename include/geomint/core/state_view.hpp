@@ -3,8 +3,6 @@
 #pragma once
 
 #include <array>
-#include <stdexcept>
-#include <string>
 #include <vector>
 
 #include "geomint/core/types.hpp"
@@ -34,13 +32,5 @@ template <class V>
 state_map<V> view(V& v) { return state_map<V>(v.data(), static_cast<Eigen::Index>(v.size())); }
 template <class V>
 const_state_map<V> view(const V& v) { return const_state_map<V>(v.data(), static_cast<Eigen::Index>(v.size())); }
-
-/// Throws std::invalid_argument unless a state half has the system's size.
-template <class V>
-void require_size(const V& v, int expected, const char* what) {
-  if (static_cast<int>(v.size()) != expected)
-    throw std::invalid_argument(std::string("geomint: ") + what + " has " + std::to_string(v.size()) +
-                                " entries, the system expects " + std::to_string(expected));
-}
 
 }  // namespace geomint

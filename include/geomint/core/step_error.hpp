@@ -1,6 +1,7 @@
-// The one exception a failed step throws (DESIGN.md §5).
+// The one exception a failed step throws, and why it failed.
 #pragma once
 
+#include <cmath>
 #include <cstdio>
 #include <ostream>
 #include <stdexcept>
@@ -12,9 +13,10 @@ namespace geomint {
 enum class failure_reason {
   newton_diverged,               ///< the stage iteration grew instead of contracting
   max_iterations,                ///< the stage iteration did not reach its tolerance in time
-  singular_constraint_jacobian,  ///< G ∇²ₚH Gᵀ (Hairer 2003, (2.4)) or the stage Jacobian is singular
-  non_finite_value,              ///< the model returned NaN or Inf during the step
-  inconsistent_initial_state,    ///< the state passed in is off the constraint manifold
+  singular_constraint_jacobian,  ///< G ∇²ₚH Gᵀ (Hairer 2003, (2.4)) is singular: dependent constraints
+  non_finite_value,              ///< a NaN or Inf in the state, the step size, or from the model
+  inconsistent_initial_state,    ///< the state passed in is off the method's manifold
+  singular_iteration_matrix,     ///< the Newton matrix of the stage equations is singular (no constraint involved)
 };
 
 inline const char* to_string(failure_reason r) {
@@ -24,6 +26,7 @@ inline const char* to_string(failure_reason r) {
     case failure_reason::singular_constraint_jacobian: return "singular_constraint_jacobian";
     case failure_reason::non_finite_value: return "non_finite_value";
     case failure_reason::inconsistent_initial_state: return "inconsistent_initial_state";
+    case failure_reason::singular_iteration_matrix: return "singular_iteration_matrix";
   }
   return "unknown";
 }
@@ -47,13 +50,16 @@ class step_error : public std::runtime_error {
   double residual() const noexcept { return residual_; }
 
  private:
-  static std::string format(failure_reason reason, double t, double dt, int iterations,
-                            double residual, const std::string& detail) {
-    char head[256];
-    std::snprintf(head, sizeof head,
-                  "geomint: step failed (%s) at t = %.17g, dt = %.17g after %d iterations, "
-                  "residual %.3e",
-                  to_string(reason), t, dt, iterations, residual);
+  /// "at t = …, dt = …" names the step; a time that is not finite (a projection outside any
+  /// step) or dt = 0 is left out.
+  static std::string format(failure_reason reason, double t, double dt, int iterations, double residual,
+                            const std::string& detail) {
+    char where[128] = "";
+    if (std::isfinite(t) && dt != 0) std::snprintf(where, sizeof where, " at t = %.17g, dt = %.17g", t, dt);
+    else if (std::isfinite(t)) std::snprintf(where, sizeof where, " at t = %.17g", t);
+    char head[320];
+    std::snprintf(head, sizeof head, "geomint: step failed (%s)%s after %d iterations, residual %.3e",
+                  to_string(reason), where, iterations, residual);
     return detail.empty() ? std::string(head) : std::string(head) + ": " + detail;
   }
 

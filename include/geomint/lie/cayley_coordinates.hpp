@@ -10,6 +10,12 @@ namespace geomint {
 struct cayley_coordinates {
   template <class Algebra>
   static constexpr bool applies_to = Algebra::has_cayley;
+  /// Degree after which dcay⁻¹_σ v = v − ½[σ, v] − ¼ σvσ may be truncated for a tableau of order
+  /// p. Its degree-2 term is not a commutator: with σ = h v + O(h²) it is O(h²), not O(h³) as
+  /// the corresponding exp term, so dropping it changes σ by O(h³) — order 2 at most. Hence
+  /// q = 0 for p ≤ 2 (both terms are O(h³) in σ) and the whole series (degree 2) for p ≥ 3;
+  /// exp's rule max(p − 2, 0) gave order 2 for third-order tableaux.
+  static constexpr int truncation(int order) { return order > 2 ? 2 : 0; }
   static const char* name() { return "cayley"; }
 
   /// y ↦ coadjoint(cayley(σ), y).

@@ -10,6 +10,11 @@ namespace geomint {
 struct exp_coordinates {
   template <class Algebra>
   static constexpr bool applies_to = true;
+  /// Degree after which dexp⁻¹ may be truncated for a tableau of order p: q = max(p − 2, 0)
+  /// (Hairer–Lubich–Wanner IV.8). Every term of degree j ≥ 1 is a commutator ad_σ^j v, and since
+  /// σ = h v(y₀) + O(h²) is nearly parallel to v it is O(h^{j+1}): dropping it changes σ by
+  /// O(h^{j+2}), harmless for j ≥ p − 1.
+  static constexpr int truncation(int order) { return order > 2 ? order - 2 : 0; }
   static const char* name() { return "exp"; }
 
   /// y ↦ Ad*_{exp(−σ)} y, i.e. coadjoint(exp(σ), y).

@@ -20,14 +20,15 @@
 // is exactly (5.28).)
 #pragma once
 
-#include <boost/numeric/odeint/stepper/stepper_categories.hpp>
 #include <initializer_list>
 #include <limits>
 #include <type_traits>
 
 #include "geomint/core/linear_solvers.hpp"
 #include "geomint/core/newton.hpp"
+#include "geomint/core/stepper_base.hpp"
 #include "geomint/lie/exp_coordinates.hpp"
+#include "geomint/lie/lie_options.hpp"
 #include "geomint/lie/lie_poisson_system.hpp"
 
 namespace geomint {
@@ -73,71 +74,45 @@ enum class lie_jacobian {
   frozen  ///< 1 − (h/2) D²H(y₀) J(y₀), once per step (§5.3)
 };
 
-struct lie_discrete_gradient_options {
-  newton_options newton = lie_newton_defaults();
+/// lie_discrete_gradient's options: newton's tolerance defaults to
+/// DiscreteGradient::tolerance_ulps ulps (lie_discrete_gradient::default_options()).
+struct lie_discrete_gradient_options : step_options {
+  lie_discrete_gradient_options() { newton = lie_newton_defaults(); }
   lie_jacobian jacobian = lie_jacobian::exact;
 };
 
-template <class Algebra, class Coordinates = exp_coordinates, class DiscreteGradient = trapezoidal_gradient>
-class lie_discrete_gradient {
-  static_assert(Coordinates::template applies_to<Algebra>,
-                "geomint: Cayley coordinates need a quadratic group (Algebra::has_cayley)");
+namespace detail {
+
+template <class Algebra, class Coordinates, class DiscreteGradient>
+class discrete_gradient_workspace {
   static constexpr int D = Algebra::dimension;
   using vec = vector<D>;
   using mat = matrix<D, D>;
 
  public:
-  using algebra_type = Algebra;
-  using coordinates_type = Coordinates;
-  using state_type = vector<D>;
-  using deriv_type = state_type;
-  using time_type = double;
-  using value_type = double;
-  using order_type = unsigned short;
-  using stepper_category = boost::numeric::odeint::stepper_tag;
+  void forget() {}
 
-  explicit lie_discrete_gradient(const lie_discrete_gradient_options& options = default_options()) : options_(options) {}
-
-  /// Newton to round-off: the tolerance is DiscreteGradient::tolerance_ulps ulps.
-  static lie_discrete_gradient_options default_options() {
-    lie_discrete_gradient_options o;
-    o.newton.tolerance = DiscreteGradient::tolerance_ulps * std::numeric_limits<double>::epsilon();
-    return o;
-  }
-
-  order_type order() const { return 2; }
-  lie_discrete_gradient_options& options() { return options_; }
-  const lie_discrete_gradient_options& options() const { return options_; }
-  const lie_statistics& statistics() const { return stats_; }
-  void reset() {}
-
-  /// Advances y from t to t + dt. On failure throws step_error and leaves y unchanged.
-  template <class System, class State>
-  void do_step(System&& system, State& x, time_type t, time_type dt) {
-    const auto& sys = lie_detail::unwrap(system);
-    using sys_type = std::decay_t<decltype(sys)>;
-    static_assert(std::is_same<typename sys_type::algebra_type, Algebra>::value,
-                  "geomint: the system's algebra_type differs from the stepper's algebra");
-    lie_detail::check_static_state_size<State, Algebra>();
+  template <class Sys, class Y>
+  void step(const Sys& sys, Y& y, double t, double dt, const lie_discrete_gradient_options& opt,
+            step_statistics& stats) {
     const Algebra& alg = lie_detail::algebra_of(sys);
-    lie_detail::require_state_size(x, alg.dim(), Algebra::name());
-    auto y = view(x);
     if (d_ != alg.dim()) resize(alg.dim());
     y0_ = y;
+    require_finite_state(t, dt, y0_);
     sys.gradient(y0_, g0_);
     sigma_ = dt * g0_;  // initial guess σ⁰ = h ∇H(y₀)
-    problem<sys_type> p{*this, sys, alg, t, dt};
-    newton_options newton = options_.newton;
-    if (options_.jacobian == lie_jacobian::exact) newton.refresh_contraction = 0;  // (5.28) at every iterate
+    problem<Sys> p{*this, sys, alg, opt.jacobian, t, dt};
+    newton_options newton = opt.newton;
+    if (opt.jacobian == lie_jacobian::exact) newton.refresh_contraction = 0;  // (5.28) at every iterate
     else newton.refresh_contraction = 1;  // a refresh would return the same frozen matrix
-    newton_solve(p, sigma_, sigma0_, r_, newton, stats_.newton,
+    newton_solve(p, sigma_, sigma0_, r_, newton, stats.newton,
                  newton_context{t, dt, "Lie discrete-gradient equation g(σ) = 0 (5.27)"});
     y1_ = Coordinates::act(alg, sigma_, y0_);
     if (!y1_.allFinite())
       throw step_error(failure_reason::non_finite_value, t, dt, 0, 0,
                        "Lie discrete gradient: the new state is not finite");
     y = y1_;
-    ++stats_.steps;
+    ++stats.steps;
   }
 
  private:
@@ -151,9 +126,10 @@ class lie_discrete_gradient {
 
   template <class Sys>
   struct problem {
-    lie_discrete_gradient& m;
+    discrete_gradient_workspace& m;
     const Sys& sys;
     const Algebra& alg;
+    lie_jacobian jacobian;
     double t, dt;
     bool valid = false;
 
@@ -164,7 +140,7 @@ class lie_discrete_gradient {
     }
     void update_jacobian(const vec& sigma) {
       auto& b = m.lu_.system_matrix();
-      if (m.options_.jacobian == lie_jacobian::frozen) {
+      if (jacobian == lie_jacobian::frozen) {
         lie_detail::hessian(sys, m.y0_, m.hess_);
         b.noalias() = (-dt / 2) * m.hess_ * alg.poisson_tensor(m.y0_);
         b.diagonal().array() += 1;
@@ -178,7 +154,7 @@ class lie_discrete_gradient {
         b.noalias() += (-dt / 2) * m.hess_ * alg.poisson_tensor(m.y1_);
       }
       if (!m.lu_.factorize())
-        throw step_error(failure_reason::singular_constraint_jacobian, t, dt, 0, 0,
+        throw step_error(failure_reason::singular_iteration_matrix, t, dt, 0, 0,
                          "Lie discrete gradient: Newton's matrix dψ⁻¹ − (h/2) D²H J is singular");
       valid = true;
     }
@@ -186,7 +162,7 @@ class lie_discrete_gradient {
     /// r ← Dg⁻¹ r = dψ⁻¹ B⁻¹ r.
     void solve_in_place(vec& r) {
       m.lu_.solve_in_place(r);
-      if (m.options_.jacobian == lie_jacobian::exact) {
+      if (jacobian == lie_jacobian::exact) {
         m.scratch_.noalias() = m.dpsi_inv_ * r;
         r = m.scratch_;
       }
@@ -196,12 +172,45 @@ class lie_discrete_gradient {
     }
   };
 
-  lie_discrete_gradient_options options_;
-  lie_statistics stats_;
   int d_ = -1;
   vec y0_, y1_, g0_, dh_, sigma_, sigma0_, r_, scratch_, point_;
   mat hess_, dpsi_inv_;
   dense_lu<D> lu_;
+};
+
+}  // namespace detail
+
+/// Symmetric (DH(x, y) = DH(y, x) for both discrete gradients, and ψ(−σ) = ψ(σ)⁻¹), order 2,
+/// energy and coadjoint orbit conserved; not a Poisson map.
+template <class Algebra, class Coordinates = exp_coordinates, class DiscreteGradient = trapezoidal_gradient>
+class lie_discrete_gradient
+    : public stepper_base<lie_discrete_gradient<Algebra, Coordinates, DiscreteGradient>, vector<Algebra::dimension>,
+                          lie_discrete_gradient_options> {
+  static_assert(Coordinates::template applies_to<Algebra>,
+                "geomint: Cayley coordinates need a quadratic group (Algebra::has_cayley)");
+  using base = stepper_base<lie_discrete_gradient<Algebra, Coordinates, DiscreteGradient>, vector<Algebra::dimension>,
+                            lie_discrete_gradient_options>;
+
+ public:
+  using algebra_type = Algebra;
+  using coordinates_type = Coordinates;
+  using properties = method_properties<2, true, false, conserves_casimirs | conserves_energy>;
+  template <class System>
+  using workspace = detail::discrete_gradient_workspace<Algebra, Coordinates, DiscreteGradient>;
+
+  explicit lie_discrete_gradient(const lie_discrete_gradient_options& options = default_options()) : base(options) {}
+
+  /// Newton to round-off: the tolerance is DiscreteGradient::tolerance_ulps ulps.
+  static lie_discrete_gradient_options default_options() {
+    lie_discrete_gradient_options o;
+    o.newton.tolerance = DiscreteGradient::tolerance_ulps * std::numeric_limits<double>::epsilon();
+    return o;
+  }
+
+  template <class System, class X>
+  static void check_state(const System& sys, const X& x) {
+    lie_detail::check_system<System, Algebra, X>(sys, x);
+  }
 };
 
 }  // namespace geomint

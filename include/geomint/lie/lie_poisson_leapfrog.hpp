@@ -17,97 +17,89 @@
 // Only ∇H is called; it must be linear (H quadratic). The first step with a system checks that.
 #pragma once
 
-#include <boost/numeric/odeint/stepper/stepper_categories.hpp>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
 #include <type_traits>
 
+#include "geomint/core/fixed_point.hpp"
+#include "geomint/core/stepper_base.hpp"
 #include "geomint/lie/lie_poisson_system.hpp"
 
 namespace geomint {
 
-struct lie_poisson_leapfrog_options {
-  double tolerance = 4 * std::numeric_limits<double>::epsilon();  ///< relative change of p per iteration
-  int max_iterations = 100;
+/// The fixed-point iteration stops at 4 ulps of relative change (or a stall within 4 × that).
+struct lie_poisson_leapfrog_options : step_options {
+  lie_poisson_leapfrog_options() {
+    newton.tolerance = 4 * std::numeric_limits<double>::epsilon();
+    newton.stall_factor = 4;
+    newton.max_iterations = 100;
+  }
 };
 
+namespace detail {
+
 template <class Algebra>
-class lie_poisson_leapfrog {
+class lie_poisson_leapfrog_workspace {
   static constexpr int D = Algebra::dimension;
   using vec = vector<D>;
 
  public:
-  using algebra_type = Algebra;
-  using state_type = vector<D>;
-  using deriv_type = state_type;
-  using time_type = double;
-  using value_type = double;
-  using order_type = unsigned short;
-  using stepper_category = boost::numeric::odeint::stepper_tag;
+  void forget() { checked_system_ = nullptr; }
 
-  explicit lie_poisson_leapfrog(const lie_poisson_leapfrog_options& options = {}) : options_(options) {}
-
-  order_type order() const { return 2; }
-  lie_poisson_leapfrog_options& options() { return options_; }
-  const lie_poisson_leapfrog_options& options() const { return options_; }
-  const lie_statistics& statistics() const { return stats_; }
-  void reset() { checked_system_ = nullptr; }
-
-  /// Advances π from t to t + dt. On failure throws step_error and leaves π unchanged.
-  template <class System, class State>
-  void do_step(System&& system, State& x, time_type t, time_type dt) {
-    const auto& sys = lie_detail::unwrap(system);
-    using sys_type = std::decay_t<decltype(sys)>;
-    static_assert(std::is_same<typename sys_type::algebra_type, Algebra>::value,
-                  "geomint: the system's algebra_type differs from the stepper's algebra");
-    lie_detail::check_static_state_size<State, Algebra>();
+  template <class Sys, class Y>
+  void step(const Sys& sys, Y& y, double t, double dt, const lie_poisson_leapfrog_options& opt,
+            step_statistics& stats) {
     const Algebra& alg = lie_detail::algebra_of(sys);
     const int d = alg.dim();
-    lie_detail::require_state_size(x, d, Algebra::name());
-    auto y = view(x);
     if (pi1_.size() != d) resize(d);
     pi1_ = y;
+    require_finite_state(t, dt, pi1_);
     if (checked_system_ != static_cast<const void*>(&sys)) check_linear_gradient(sys);
 
     p_ = pi1_;
-    double previous = std::numeric_limits<double>::infinity(), delta = 0;
-    for (int it = 1;; ++it) {
-      ++stats_.iterations;
-      sys.gradient(p_, w_);
-      w_ *= dt;
-      // f(−ad*_w) p by the Bernoulli series, then p ← π₁ + p − f(−ad*_w) p. Small algebras
-      // apply −ad*_w as a d × d matrix, large ones bracket by bracket.
-      bool converged = true;
-      if (d <= 24) {
-        op_ = -alg.ad_star(w_);
-        fp_ = lie_detail::bernoulli_series(p_, full_series, [&](const vec& v) -> vec { return op_ * v; }, &converged);
-      } else {
-        fp_ = lie_detail::bernoulli_series(
-            p_, full_series, [&](const vec& v) -> vec { return -alg.ad_star(w_, v); }, &converged);
-      }
-      next_ = pi1_ + p_ - fp_;
-      delta = (next_ - p_).cwiseAbs().maxCoeff() / std::fmax(next_.cwiseAbs().maxCoeff(), 1e-300);
-      p_ = next_;
-      if (!converged || !std::isfinite(delta) || delta > 1e3)
-        throw step_error(failure_reason::newton_diverged, t, dt, it, delta,
-                         "Lie–Poisson leapfrog: the iteration w = t v₁ + ½A(w) diverged (step too large)");
-      if (delta <= options_.tolerance || (delta >= 0.5 * previous && delta <= 4 * options_.tolerance)) break;
-      if (it >= options_.max_iterations)
-        throw step_error(failure_reason::max_iterations, t, dt, it, delta,
-                         "Lie–Poisson leapfrog: the iteration w = t v₁ + ½A(w) did not converge");
-      previous = delta;
-    }
+    iteration<Sys> problem{*this, sys, alg, dt};
+    fixed_point_solve(problem, p_, next_, opt.newton, stats.fixed_point,
+                      newton_context{t, dt, "Lie–Poisson leapfrog, the iteration w = t v₁ + ½A(w)"});
     sys.gradient(p_, w_);
     w_ *= dt;
     next_ = pi1_ - alg.ad_star(w_, p_);  // (47)
     if (!next_.allFinite())
       throw step_error(failure_reason::non_finite_value, t, dt, 0, 0, "Lie–Poisson leapfrog: the new state is not finite");
     y = next_;
-    ++stats_.steps;
+    ++stats.steps;
   }
 
  private:
+  /// p ← π₁ + p − f(−ad*_w) p, w = t ∇H(p): f by the Bernoulli series; small algebras apply
+  /// −ad*_w as a d × d matrix, large ones bracket by bracket.
+  template <class Sys>
+  struct iteration {
+    lie_poisson_leapfrog_workspace& m;
+    const Sys& sys;
+    const Algebra& alg;
+    double dt;
+    void map(const vec& p, vec& next) {
+      sys.gradient(p, m.w_);
+      m.w_ *= dt;
+      bool converged = true;
+      if (p.size() <= 24) {
+        m.op_ = -alg.ad_star(m.w_);
+        m.fp_ = lie_detail::bernoulli_series(p, full_series, [&](const vec& v) -> vec { return m.op_ * v; }, &converged);
+      } else {
+        m.fp_ = lie_detail::bernoulli_series(p, full_series, [&](const vec& v) -> vec { return -alg.ad_star(m.w_, v); },
+                                             &converged);
+      }
+      if (!converged)
+        throw step_error(failure_reason::newton_diverged, 0, dt, 0, 0,
+                         "Lie–Poisson leapfrog: the series f(−ad*_w) diverges (step too large)");
+      next = m.pi1_ + p - m.fp_;
+    }
+    double change_norm(const vec& next, const vec& p) const {
+      return (next - p).cwiseAbs().maxCoeff() / std::fmax(next.cwiseAbs().maxCoeff(), 1e-300);
+    }
+  };
+
   void resize(int d) {
     for (vec* v : {&pi1_, &p_, &w_, &fp_, &next_}) v->resize(d);
   }
@@ -127,11 +119,29 @@ class lie_poisson_leapfrog {
     checked_system_ = &sys;
   }
 
-  lie_poisson_leapfrog_options options_;
-  lie_statistics stats_;
   const void* checked_system_ = nullptr;
   vec pi1_, p_, w_, fp_, next_;
   matrix<D, D> op_;
+};
+
+}  // namespace detail
+
+/// Symmetric, second order, a Poisson map on the coadjoint orbit.
+template <class Algebra>
+class lie_poisson_leapfrog
+    : public stepper_base<lie_poisson_leapfrog<Algebra>, vector<Algebra::dimension>, lie_poisson_leapfrog_options> {
+ public:
+  using algebra_type = Algebra;
+  using properties = method_properties<2, true, true, conserves_casimirs>;
+  template <class System>
+  using workspace = detail::lie_poisson_leapfrog_workspace<Algebra>;
+
+  using stepper_base<lie_poisson_leapfrog<Algebra>, vector<Algebra::dimension>, lie_poisson_leapfrog_options>::stepper_base;
+
+  template <class System, class X>
+  static void check_state(const System& sys, const X& x) {
+    lie_detail::check_system<System, Algebra, X>(sys, x);
+  }
 };
 
 }  // namespace geomint

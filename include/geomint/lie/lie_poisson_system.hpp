@@ -22,8 +22,8 @@
 #include <type_traits>
 #include <utility>
 
-#include "geomint/core/newton.hpp"
 #include "geomint/core/state_view.hpp"
+#include "geomint/core/statistics.hpp"
 #include "geomint/core/step_error.hpp"
 #include "geomint/lie/algebra.hpp"
 
@@ -74,8 +74,6 @@ void hessian(const S& s, const Y& y, Out& out) {
   }
 }
 
-template <class S> S& unwrap(S& s) { return s; }
-template <class S> S& unwrap(std::reference_wrapper<S> s) { return s.get(); }
 
 /// Rejects a state whose size differs from the algebra's dimension.
 template <class State>
@@ -91,6 +89,16 @@ constexpr void check_static_state_size() {
   constexpr int s = state_size<State>::value, d = Algebra::dimension;
   static_assert(s == dynamic || d == dynamic || s == d,
                 "geomint: the state's compile-time size differs from the algebra's dimension");
+}
+
+/// The checks of every Lie–Poisson stepper's do_step: the system's algebra is the stepper's,
+/// the state has the algebra's dimension.
+template <class System, class Algebra, class State>
+void check_system(const System& sys, const State& x) {
+  static_assert(std::is_same<typename System::algebra_type, Algebra>::value,
+                "geomint: the system's algebra_type differs from the stepper's algebra");
+  check_static_state_size<State, Algebra>();
+  require_state_size(x, algebra_of(sys).dim(), Algebra::name());
 }
 
 }  // namespace lie_detail
@@ -115,21 +123,7 @@ class lie_poisson_vector_field {
   const System& system_;
 };
 
-/// Newton options for the Lie–Poisson steppers: the core defaults with the tolerance at one
-/// ulp. The driver also stops when a slowly contracting iteration stalls below 100 × tolerance
-/// (newton.hpp); with the core's 10 ε that can leave σ wrong by 2e-13 relative, which a
-/// discrete-gradient method turns into an energy drift (Engø–Faltinsen §5.3).
-inline newton_options lie_newton_defaults() {
-  newton_options o;
-  o.tolerance = std::numeric_limits<double>::epsilon();
-  return o;
-}
-
-/// Counters accumulated over the lifetime of a Lie–Poisson stepper.
-struct lie_statistics {
-  long steps = 0;
-  long iterations = 0;  ///< fixed-point iterations (Moser–Veselov, leapfrog)
-  newton_statistics newton;
-};
+/// The same as step_statistics (kept for code written against earlier versions).
+using lie_statistics = step_statistics;
 
 }  // namespace geomint

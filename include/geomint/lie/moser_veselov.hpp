@@ -28,13 +28,14 @@
 #pragma once
 
 #include <Eigen/LU>
-#include <boost/numeric/odeint/stepper/stepper_categories.hpp>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
 
+#include "geomint/core/fixed_point.hpp"
+#include "geomint/core/stepper_base.hpp"
 #include "geomint/lie/lie_poisson_system.hpp"
 #include "geomint/lie/se3.hpp"
 #include "geomint/lie/so3.hpp"
@@ -47,10 +48,14 @@ enum class heavy_top_scheme {
   constraint  ///< reduced constraint algorithm γ(t), first order
 };
 
-struct moser_veselov_options {
-  double tolerance = 4 * std::numeric_limits<double>::epsilon();  ///< on the change of ω − 1, relative to it
-  int max_iterations = 100;
-  heavy_top_scheme scheme = heavy_top_scheme::rattle;
+/// The iteration for ω stops at 4 ulps of change of ω − 1, relative to it (or a stall within 4 ×
+/// that).
+struct moser_veselov_options : step_options {
+  moser_veselov_options() {
+    newton.tolerance = 4 * std::numeric_limits<double>::epsilon();
+    newton.stall_factor = 4;
+    newton.max_iterations = 100;
+  }
 };
 
 namespace lie_detail {
@@ -68,8 +73,10 @@ struct rigid_body_size<se3> {
 };
 }  // namespace lie_detail
 
-template <class Algebra>
-class moser_veselov {
+namespace detail {
+
+template <class Algebra, heavy_top_scheme Scheme>
+class moser_veselov_workspace {
   static constexpr bool heavy_top = std::is_same<Algebra, se3>::value;
   static constexpr int n = lie_detail::rigid_body_size<Algebra>::value;
   static constexpr int D = Algebra::dimension;
@@ -77,52 +84,25 @@ class moser_veselov {
   using vec = vector<D>;
 
  public:
-  using algebra_type = Algebra;
-  using state_type = vector<D>;
-  using deriv_type = state_type;
-  using time_type = double;
-  using value_type = double;
-  using order_type = unsigned short;
-  using stepper_category = boost::numeric::odeint::stepper_tag;
-  using attitude_type = mat;
+  void forget() {}
 
-  explicit moser_veselov(const moser_veselov_options& options = {}) : options_(options) {}
-
-  order_type order() const { return heavy_top && options_.scheme == heavy_top_scheme::constraint ? 1 : 2; }
-  moser_veselov_options& options() { return options_; }
-  const moser_veselov_options& options() const { return options_; }
-  const lie_statistics& statistics() const { return stats_; }
-  void reset() {}
-  /// ω of the last step (the body rotation increment; Q = q ωᵀ).
-  const mat& last_rotation() const { return omega_; }
-
-  /// Advances the body momentum y. On failure throws step_error and leaves y unchanged.
-  template <class System, class State>
-  void do_step(System&& system, State& x, time_type t, time_type dt) {
-    const auto& sys = lie_detail::unwrap(system);
-    using sys_type = std::decay_t<decltype(sys)>;
-    static_assert(std::is_same<typename sys_type::algebra_type, Algebra>::value,
-                  "geomint: the system's algebra_type differs from the stepper's algebra");
-    lie_detail::check_static_state_size<State, Algebra>();
+  template <class Sys, class Y>
+  void step(const Sys& sys, Y& y, double t, double dt, const moser_veselov_options& opt, step_statistics& stats) {
     const Algebra& alg = lie_detail::algebra_of(sys);
-    lie_detail::require_state_size(x, alg.dim(), Algebra::name());
-    auto y = view(x);
-    const vec y1 = step(sys, alg, vec(y), t, dt);
+    const vec y0 = y;
+    require_finite_state(t, dt, y0);
+    const vec y1 = step(sys, alg, y0, t, dt, opt, stats);
     y = y1;
-    ++stats_.steps;
+    ++stats.steps;
   }
-
-  /// Advances the body momentum y and the attitude q ∈ SO(n) (Q = q ωᵀ), so that the spatial
-  /// momentum q hat(y) qᵀ can be monitored.
-  template <class System, class State>
-  void do_step(System&& system, attitude_type& q, State& x, time_type t, time_type dt) {
-    do_step(system, x, t, dt);
-    q += q * w_.transpose();
-  }
+  /// ω − 1 of the last step.
+  const mat& rotation_increment() const { return w_; }
+  const mat& rotation() const { return omega_; }
 
  private:
   template <class Sys>
-  vec step(const Sys& sys, const Algebra& alg, const vec& y, double t, double dt) {
+  vec step(const Sys& sys, const Algebra& alg, const vec& y, double t, double dt, const moser_veselov_options& opt,
+           step_statistics& stats) {
     const vector<n> alpha = sys.rigid_body_moments();
     for (int i = 0; i < n; ++i)
       for (int j = i + 1; j < n; ++j)
@@ -138,25 +118,25 @@ class moser_veselov {
       const T c = sys.gravity_constant();
       const vector_of<3, T> chi = sys.center_of_mass_direction().template cast<T>();
       const vector_of<3, T> u = y.template head<3>().template cast<T>(), v = y.template tail<3>().template cast<T>();
-      const T kick = options_.scheme == heavy_top_scheme::rattle ? T(dt) * c / 2 : T(dt) * c;
+      const T kick = Scheme == heavy_top_scheme::rattle ? T(dt) * c / 2 : T(dt) * c;
       const vector_of<3, T> d1 = -kick * chi.cross(v);  // m₂ = m + hat(d1)
-      solve_rotation(alpha, rot.hat(vector<3>((u + d1).template cast<double>())), t, dt);
+      solve_rotation(alpha, rot.hat(vector<3>((u + d1).template cast<double>())), t, dt, opt, stats);
       const vector_of<3, T> dv = rotate_vector_increment(v);
       vector_of<3, T> du = d1 + rotate_vector_increment(vector_of<3, T>(u + d1));  // ω m₂ ωᵀ − m
-      if (options_.scheme == heavy_top_scheme::rattle) du -= (T(dt) * c / 2) * chi.cross(vector_of<3, T>(v + dv));
+      if (Scheme == heavy_top_scheme::rattle) du -= (T(dt) * c / 2) * chi.cross(vector_of<3, T>(v + dv));
       vec out;
       out << (u + du).template cast<double>(), (v + dv).template cast<double>();
       check_finite(out, t, dt);
       return out;
     } else if constexpr (std::is_same<Algebra, so3>::value) {
-      solve_rotation(alpha, alg.hat(y), t, dt);
+      solve_rotation(alpha, alg.hat(y), t, dt, opt, stats);
       const vector_of<3, extended> x = y.template cast<extended>();
       const vec out = (x + rotate_vector_increment(x)).template cast<double>();  // hat(ω y) = ω m ωᵀ
       check_finite(out, t, dt);
       return out;
     } else {
       const mat m = alg.hat(y);
-      solve_rotation(alpha, m, t, dt);
+      solve_rotation(alpha, m, t, dt, opt, stats);
       const matrix_of<n, n, extended> d = rotate_increment(m);
       vec out(alg.dim());
       int k = 0;
@@ -199,43 +179,81 @@ class moser_veselov {
       throw step_error(failure_reason::non_finite_value, t, dt, 0, 0, "Moser–Veselov: the new state is not finite");
   }
 
-  /// ωᵀJ − Jω = dt m with ω ∈ SO(n), by iteration (i)–(ii); result in omega_.
-  void solve_rotation(const vector<n>& alpha, const mat& m, double t, double dt) {
-    mat wa = mat::Zero(), ws = mat::Zero();
-    double previous = std::numeric_limits<double>::infinity(), delta = 0;
-    for (int it = 1; it <= options_.max_iterations; ++it) {
-      ++stats_.iterations;
-      mat wa_new;
+  /// Iteration (i)–(ii) on z = [ωᵃ ωˢ] (n × 2n): ωᵃ from ωˢ, then ωˢ from ωˢ + ωᵃ. The change is
+  /// measured relative to |ω − 1|: ω must be orthogonal to round-off *relative to ω − 1*, or |m|
+  /// drifts by the absolute defect every step.
+  struct rotation_iteration {
+    const vector<n>& alpha;
+    const mat& m;
+    double dt;
+    void map(const matrix<n, 2 * n>& z, matrix<n, 2 * n>& next) const {
+      const mat ws = z.template rightCols<n>();
+      mat wa;
       for (int i = 0; i < n; ++i)
         for (int j = 0; j < n; ++j)
-          wa_new(i, j) = i == j ? 0.0 : (ws(i, j) * (alpha(j) - alpha(i)) - dt * m(i, j)) / (alpha(i) + alpha(j));
-      const mat s = ws + wa_new;
-      const mat ws_new = -0.5 * s.transpose() * s;
-      // The change relative to |ω − 1|: ω must be orthogonal to round-off *relative to ω − 1*,
-      // or |m| drifts by the absolute defect every step.
-      delta = std::fmax((wa_new - wa).cwiseAbs().maxCoeff(), (ws_new - ws).cwiseAbs().maxCoeff()) /
-              std::fmax(wa_new.cwiseAbs().maxCoeff(), 1e-300);
-      wa = wa_new;
-      ws = ws_new;
-      if (!std::isfinite(delta) || delta > 1e3)
-        throw step_error(failure_reason::newton_diverged, t, dt, it, delta,
-                         "Moser–Veselov iteration for ω diverged (step too large for the O(t) contraction)");
-      // Converged, or stalled at the round-off floor.
-      if (delta <= options_.tolerance || (delta >= 0.5 * previous && delta <= 4 * options_.tolerance)) {
-        w_ = wa + ws;
-        omega_ = mat::Identity() + w_;
-        return;
-      }
-      previous = delta;
+          wa(i, j) = i == j ? 0.0 : (ws(i, j) * (alpha(j) - alpha(i)) - dt * m(i, j)) / (alpha(i) + alpha(j));
+      const mat s = ws + wa;
+      next.template leftCols<n>() = wa;
+      next.template rightCols<n>() = -0.5 * s.transpose() * s;
     }
-    throw step_error(failure_reason::max_iterations, t, dt, options_.max_iterations, delta,
-                     "Moser–Veselov iteration for ω did not converge");
+    double change_norm(const matrix<n, 2 * n>& next, const matrix<n, 2 * n>& z) const {
+      return (next - z).cwiseAbs().maxCoeff() / std::fmax(next.template leftCols<n>().cwiseAbs().maxCoeff(), 1e-300);
+    }
+  };
+
+  /// ωᵀJ − Jω = dt m with ω ∈ SO(n), by iteration (i)–(ii); result in omega_.
+  void solve_rotation(const vector<n>& alpha, const mat& m, double t, double dt, const moser_veselov_options& opt,
+                      step_statistics& stats) {
+    matrix<n, 2 * n> z = matrix<n, 2 * n>::Zero(), next;
+    rotation_iteration iteration{alpha, m, dt};
+    fixed_point_solve(iteration, z, next, opt.newton, stats.fixed_point,
+                      newton_context{t, dt, "Moser–Veselov iteration for ω (its contraction is O(t): a smaller step converges)"});
+    w_ = z.template leftCols<n>() + z.template rightCols<n>();
+    omega_ = mat::Identity() + w_;
   }
 
-  moser_veselov_options options_;
-  lie_statistics stats_;
   mat omega_ = mat::Identity();
   mat w_ = mat::Zero();  ///< ω − 1
+};
+
+}  // namespace detail
+
+/// Moser–Veselov on so(3), so(n) (symmetric, order 2, a Poisson map) and the reduced heavy-top
+/// maps on se(3) (Scheme rattle: the same; constraint: order 1, not symmetric).
+template <class Algebra, heavy_top_scheme Scheme = heavy_top_scheme::rattle>
+class moser_veselov
+    : public stepper_base<moser_veselov<Algebra, Scheme>, vector<Algebra::dimension>, moser_veselov_options> {
+  static constexpr int n = lie_detail::rigid_body_size<Algebra>::value;
+  static constexpr bool first_order = std::is_same<Algebra, se3>::value && Scheme == heavy_top_scheme::constraint;
+  using base = stepper_base<moser_veselov<Algebra, Scheme>, vector<Algebra::dimension>, moser_veselov_options>;
+
+ public:
+  using algebra_type = Algebra;
+  using attitude_type = matrix<n, n>;
+  using properties = method_properties<first_order ? 1 : 2, !first_order, true, conserves_casimirs>;
+  template <class System>
+  using workspace = detail::moser_veselov_workspace<Algebra, Scheme>;
+
+  using base::base;
+  using base::do_step;
+
+  /// Advances the body momentum y and the attitude q ∈ SO(n) (Q = q ωᵀ), so that the spatial
+  /// momentum q hat(y) qᵀ can be monitored.
+  template <class System, class State>
+  void do_step(System&& system, attitude_type& q, State& x, double t, double dt) {
+    base::do_step(system, x, t, dt);
+    q += q * this->template find_workspace<void>()->rotation_increment().transpose();  // one workspace for all systems
+  }
+  /// ω of the last step (the body rotation increment; Q = q ωᵀ); the identity before any step.
+  attitude_type last_rotation() {
+    const auto* w = this->template find_workspace<void>();
+    return w ? w->rotation() : attitude_type(attitude_type::Identity());
+  }
+
+  template <class System, class X>
+  static void check_state(const System& sys, const X& x) {
+    lie_detail::check_system<System, Algebra, X>(sys, x);
+  }
 };
 
 }  // namespace geomint

@@ -56,9 +56,9 @@ inline auto dsp_general() {
   return geomint::make_ad_system<6, 2>(h, dsp_constraints());
 }
 /// L = ½ q̇ᵀMq̇ − V(q).
-inline auto dsp_lagrangian() {
+inline auto dsp_lagrangian(const geomint::problems::double_spherical_pendulum_parameters& p = {}) {
   const geomint::vector<6> m = dsp_masses();
-  auto v = dsp_potential();
+  auto v = dsp_potential(p);
   auto l = [m, v](const auto& q, const auto& qdot) {
     using T = scalar_of<decltype(q)>;
     T kinetic(0.0);

@@ -23,17 +23,16 @@
 #pragma once
 
 #include <Eigen/Cholesky>
-#include <boost/numeric/odeint/stepper/stepper_categories.hpp>
 #include <cmath>
 #include <cstdio>
 #include <limits>
 #include <type_traits>
 #include <utility>
 
-#include "geomint/constrained/detail/solver_slot.hpp"
+#include "geomint/core/continuation.hpp"
 #include "geomint/core/linear_solvers.hpp"
 #include "geomint/core/newton.hpp"
-#include "geomint/core/state_view.hpp"
+#include "geomint/core/stepper_base.hpp"
 #include "geomint/core/step_error.hpp"
 #include "geomint/riemannian/detail/jacobi_functions.hpp"
 #include "geomint/riemannian/riemannian_system.hpp"
@@ -41,22 +40,16 @@
 
 namespace geomint {
 
-struct riemannian_options {
-  newton_options newton;
-  /// A step not continuing the previous one rejects states with |q| off Q or K⁻¹p off T_qQ by
-  /// more than this (relative).
-  double consistency_tolerance = 1e-10;
-};
-
-struct riemannian_statistics {
-  long steps = 0;
-  newton_statistics newton;
-};
+/// consistency_tolerance: a step not continuing the previous one rejects states with |q| off Q
+/// or K⁻¹p off T_qQ by more than this (relative).
+using riemannian_options = step_options;
+/// The same as step_statistics (kept for code written against earlier versions).
+using riemannian_statistics = step_statistics;
 
 namespace detail {
 
 template <class System>
-class leapfrog_workspace final : public workspace_base<leapfrog_workspace<System>> {
+class leapfrog_workspace {
   using space_type = typename System::space_type;
   static constexpr int P = space_type::point_size, N = space_type::tangent_size, K = space_type::normal_count;
 
@@ -69,7 +62,11 @@ class leapfrog_workspace final : public workspace_base<leapfrog_workspace<System
     if constexpr (K > 0) nkn_ldlt_.compute(matrix<K, K>::Identity());
   }
 
-  void forget() { cache_valid_ = false; }
+  /// Copies start afresh: no continuation, no factorization.
+  void forget() {
+    cont_.forget();
+    have_jacobian_ = false;
+  }
 
   template <class QMap, class PMap>
   void step(const System& sys, QMap& q, PMap& p, double t, double dt, const riemannian_options& opt,
@@ -77,19 +74,18 @@ class leapfrog_workspace final : public workspace_base<leapfrog_workspace<System
     sys_ = &sys;
     const space_type& space = sys.space();
     ctx_ = newton_context{t, dt, "Riemannian leapfrog, eq. (32)"};
-    const bool continuing = cache_valid_ && cached_system_ == &sys && (q.array() == q2_.array()).all() &&
-                            (p.array() == p2_.array()).all();
-    cache_valid_ = false;
+    const bool continuing = cont_.begin(sys, q, p);
+    if (!continuing) {
+      require_finite_state(t, dt, q, p);
+      have_jacobian_ = false;  // a fresh start recomputes everything at the start point
+    }
     q1_ = q;
     sys.kinetic_metric(q1_, k_);
     factor_metric();
     llt_.solve_in_place_copy(p, v1_);
     if (!continuing) check(space, t, dt, opt);
 
-    if (dt == 0) {
-      q2_ = q1_;
-      p2_ = p;
-    } else {
+    {
       // b = t v₁ − (t²/2) grad_g V(q₁)
       sys.potential_gradient(q1_, alpha_);
       sharp(q1_, alpha_, grad_);
@@ -99,23 +95,18 @@ class leapfrog_workspace final : public workspace_base<leapfrog_workspace<System
       w_ = b_;
       newton_solve(*this, w_, w0_, r_, opt.newton, stats.newton, ctx_);
       // q₂ = exp_{q₁} w,  v₂ = (1/t) P w − (t/2) grad_g V(q₂) + (1/2t) A(q₂, −P w)
-      space.exp(q1_, w_, q2_);
+      space.exp(q1_, w_, q2());
       space.transport(q1_, w_, w_, pw_);
       neg_pw_ = -pw_;
-      a_function(q2_, neg_pw_, a_);
-      sys.kinetic_metric(q2_, k_);
+      a_function(q2(), neg_pw_, a_);
+      sys.kinetic_metric(q2(), k_);
       factor_metric();
-      sys.potential_gradient(q2_, alpha_);
-      sharp(q2_, alpha_, grad_);
+      sys.potential_gradient(q2(), alpha_);
+      sharp(q2(), alpha_, grad_);
       v2_ = pw_ / dt - (0.5 * dt) * grad_ + a_ / (2 * dt);
-      p2_.noalias() = k_ * v2_;
+      p2().noalias() = k_ * v2_;
     }
-    if (!q2_.allFinite() || !p2_.allFinite())
-      throw step_error(failure_reason::non_finite_value, t, dt, 0, 0, "the new state is not finite");
-    q = q2_;
-    p = p2_;
-    cache_valid_ = true;
-    cached_system_ = &sys;
+    cont_.commit(sys, t, dt, q, p);
     ++stats.steps;
   }
 
@@ -141,7 +132,7 @@ class leapfrog_workspace final : public workspace_base<leapfrog_workspace<System
       j.col(c) = (f1_ - f0_) / d;
     }
     if (!lu_.factorize())
-      throw step_error(failure_reason::newton_diverged, ctx_.t, ctx_.dt, 0, 0,
+      throw step_error(failure_reason::singular_iteration_matrix, ctx_.t, ctx_.dt, 0, 0,
                        "the Jacobian of eq. (32) is singular: the step is too large for the geometry "
                        "(w must stay well inside the injectivity radius)");
     have_jacobian_ = true;
@@ -237,12 +228,14 @@ class leapfrog_workspace final : public workspace_base<leapfrog_workspace<System
   }
 
   const System* sys_ = nullptr;
-  const System* cached_system_ = nullptr;
   newton_context ctx_;
-  bool cache_valid_ = false, have_jacobian_ = false;
+  bool have_jacobian_ = false;
   double h_ = 0;
-  vector<P> q1_, q2_, y_;
-  vector<N> p2_, v1_, v2_, b_, w_, w0_, r_, wd_, f0_, f1_, a_, pw_, neg_pw_, grad_, alpha_, alpha_a_, tw_, hv_, tmp_;
+  continuation<vector<P>, vector<N>> cont_;  // the last end point (q₂, p₂), written by each step
+  vector<P>& q2() { return cont_.template end<0>(); }
+  vector<N>& p2() { return cont_.template end<1>(); }
+  vector<P> q1_, y_;
+  vector<N> v1_, v2_, b_, w_, w0_, r_, wd_, f0_, f1_, a_, pw_, neg_pw_, grad_, alpha_, alpha_a_, tw_, hv_, tmp_;
   matrix<N, N> k_, ka_;
   metric_factor llt_;
   matrix<N, K> normals_, sharp_normals_, kinv_n_;
@@ -264,41 +257,20 @@ class leapfrog_workspace final : public workspace_base<leapfrog_workspace<System
 /// point_size and P of its tangent_size (e.g. vector<3>, vector<3> on a sphere; vector<9>,
 /// vector<3> on SO(3)).
 template <class State>
-class riemannian_leapfrog {
+class riemannian_leapfrog : public stepper_base<riemannian_leapfrog<State>, State, riemannian_options> {
  public:
-  using state_type = State;
-  using deriv_type = State;
-  using time_type = double;
-  using value_type = double;
-  using order_type = unsigned short;
-  using stepper_category = boost::numeric::odeint::stepper_tag;
-
-  explicit riemannian_leapfrog(const riemannian_options& options = {}) : options_(options) {}
-
-  order_type order() const { return 2; }
-
-  /// Advances x = (q, p) from t to t + dt. On failure throws step_error and leaves x unchanged.
+  using properties = method_properties<2, true, true, conserves_configuration_space>;
   template <class System>
-  void do_step(System&& system, State& x, time_type t, time_type dt) {
-    const auto& sys = unwrap_system(system);
-    using sys_type = std::decay_t<decltype(sys)>;
-    using space_type = typename sys_type::space_type;
+  using workspace = detail::leapfrog_workspace<System>;
+
+  using stepper_base<riemannian_leapfrog<State>, State, riemannian_options>::stepper_base;
+
+  template <class System, class X>
+  static void check_state(const System&, const X& x) {
+    using space_type = typename System::space_type;
     require_size(x.first, space_type::point_size, "the point q");
     require_size(x.second, space_type::tangent_size, "the momentum p");
-    auto q = view(x.first);
-    auto p = view(x.second);
-    slot_.get<detail::leapfrog_workspace<sys_type>>().step(sys, q, p, t, dt, options_, stats_);
   }
-
-  riemannian_options& options() { return options_; }
-  const riemannian_options& options() const { return options_; }
-  const riemannian_statistics& statistics() const { return stats_; }
-  void reset() { slot_.reset(); }
-
- private:
-  riemannian_options options_;
-  riemannian_statistics stats_;
-  detail::solver_slot slot_;
 };
 
 }  // namespace geomint

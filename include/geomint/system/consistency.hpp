@@ -24,12 +24,15 @@ namespace detail {
 inline double safe_ratio(double a, double b) {
   return a == 0 ? 0.0 : a / std::fmax(b, std::numeric_limits<double>::min());
 }
-/// max_k |r_k| / (‖G_k‖ · scale)
+/// max_k |r_k| / (‖G_k‖ · scale); NaN if any of them is NaN (a NaN must fail the check).
 template <class G, class R>
 double scaled_constraint_residual(const G& jac, const R& r, double scale) {
   double worst = 0;
-  for (Eigen::Index k = 0; k < r.size(); ++k)
-    worst = std::fmax(worst, safe_ratio(std::fabs(r(k)), jac.row(k).norm() * scale));
+  for (Eigen::Index k = 0; k < r.size(); ++k) {
+    const double ratio = safe_ratio(std::fabs(r(k)), jac.row(k).norm() * scale);
+    if (std::isnan(ratio)) return ratio;
+    worst = std::fmax(worst, ratio);
+  }
   return worst;
 }
 

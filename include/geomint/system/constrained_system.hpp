@@ -38,6 +38,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "geomint/core/system_reference.hpp"
 #include "geomint/core/types.hpp"
 
 namespace geomint {
@@ -97,22 +98,5 @@ struct system_traits {
   /// H = ½ pᵀM⁻¹p + V(q) with constant M: the steppers' fast path applies.
   static constexpr bool separable = detail::has_separable_t<System, vector_type, hessian_type>::value;
 };
-
-/// Systems may be passed as std::reference_wrapper (as odeint users do with std::ref).
-namespace detail {
-template <class S>
-struct unwrapped {
-  static S& get(S& s) { return s; }
-};
-template <class S>
-struct unwrapped<std::reference_wrapper<S>> {
-  static S& get(std::reference_wrapper<S> s) { return s.get(); }
-};
-}  // namespace detail
-template <class S>
-decltype(auto) unwrap_system(S& s) {
-  if constexpr (std::is_const_v<S>) return detail::unwrapped<std::remove_const_t<S>>::get(const_cast<std::remove_const_t<S>&>(s));
-  else return detail::unwrapped<S>::get(s);
-}
 
 }  // namespace geomint

@@ -39,31 +39,37 @@ inline butcher_tableau<4> rk4_tableau() {
   return t;
 }
 
-/// Method tags: `stages` and a static `tableau()`.
+/// Method tags: `stages`, `order`, whether the Runge–Kutta method is `symmetric`, and a static
+/// `tableau()`.
 namespace rk {
 
 struct forward_euler {
-  static constexpr int stages = 1;
+  static constexpr int stages = 1, order = 1;
+  static constexpr bool symmetric = false;
   static butcher_tableau<1> tableau() { return forward_euler_tableau(); }
 };
 struct heun {
-  static constexpr int stages = 2;
+  static constexpr int stages = 2, order = 2;
+  static constexpr bool symmetric = false;
   static butcher_tableau<2> tableau() { return heun_tableau(); }
 };
 struct rk4 {
-  static constexpr int stages = 4;
+  static constexpr int stages = 4, order = 4;
+  static constexpr bool symmetric = false;
   static butcher_tableau<4> tableau() { return rk4_tableau(); }
 };
 /// Gauss–Legendre collocation with S stages, order 2S.
 template <int S>
 struct gauss_legendre {
-  static constexpr int stages = S;
+  static constexpr int stages = S, order = 2 * S;
+  static constexpr bool symmetric = true;
   static butcher_tableau<S> tableau() { return geomint::gauss_legendre<S>(); }
 };
 /// Lobatto IIIA collocation with S stages, order 2S − 2.
 template <int S>
 struct lobatto_iiia {
-  static constexpr int stages = S;
+  static constexpr int stages = S, order = 2 * S - 2;
+  static constexpr bool symmetric = true;
   static butcher_tableau<S> tableau() { return geomint::lobatto_iiia<S>(); }
 };
 /// GL2 in Engø–Faltinsen's naming: the one-stage Gauss method.

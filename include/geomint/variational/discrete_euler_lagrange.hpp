@@ -20,16 +20,15 @@
 // continue the stepper's previous step checks that the state is consistent.
 #pragma once
 
-#include <boost/numeric/odeint/stepper/stepper_categories.hpp>
 #include <cmath>
 #include <cstdio>
-#include <memory>
 #include <string>
 #include <type_traits>
 #include <utility>
 
+#include "geomint/core/continuation.hpp"
 #include "geomint/core/newton.hpp"
-#include "geomint/core/state_view.hpp"
+#include "geomint/core/stepper_base.hpp"
 #include "geomint/system/consistency.hpp"
 #include "geomint/variational/detail/del_position_equations.hpp"
 #include "geomint/variational/detail/legendre_projection.hpp"
@@ -38,18 +37,6 @@
 namespace geomint {
 
 namespace detail {
-
-template <class T>
-const void* del_type_id() {
-  static const char id = 0;
-  return &id;
-}
-
-struct del_solver_base {
-  virtual ~del_solver_base() = default;
-  virtual std::unique_ptr<del_solver_base> clone() const = 0;
-  virtual const void* type() const = 0;
-};
 
 inline std::string describe_lagrangian_residuals(double position, double momentum, double tol) {
   char buf[320];
@@ -60,8 +47,9 @@ inline std::string describe_lagrangian_residuals(double position, double momentu
   return buf;
 }
 
-template <class System, class Rule>
-class del_solver final : public del_solver_base {
+/// TwoStep: the state is (q_{k−1}, q_k) instead of (q, p).
+template <class System, class Rule, bool TwoStep>
+class del_workspace {
   using traits = lagrangian_traits<System>;
   static constexpr int N = traits::n, M = traits::m;
   using evaluator = typename Rule::template evaluator<System>;
@@ -69,23 +57,26 @@ class del_solver final : public del_solver_base {
   using projection_type = legendre_projection<System>;
 
  public:
-  std::unique_ptr<del_solver_base> clone() const override {
-    auto copy = std::make_unique<del_solver>(*this);
-    copy->cache_valid_ = false;
-    copy->positions_.invalidate();
-    return copy;
+  void forget() {
+    cont_.forget();
+    positions_.invalidate();
   }
-  const void* type() const override { return del_type_id<del_solver>(); }
 
+  template <class A, class B>
+  void step(const System& sys, A& a, B& b, double t, double dt, const variational_options& opt,
+            variational_statistics& stats) {
+    if constexpr (TwoStep) step_positions(sys, a, b, t, dt, opt, stats);
+    else step_momenta(sys, a, b, t, dt, opt, stats);
+  }
+
+ private:
   /// One-step form: (q, p) ↦ (q1, p1).
   template <class QMap, class PMap>
-  void step(const System& sys, QMap& q, PMap& p, double t, double dt, const variational_options& opt,
-            variational_statistics& stats) {
+  void step_momenta(const System& sys, QMap& q, PMap& p, double t, double dt, const variational_options& opt,
+                    variational_statistics& stats) {
     prepare(sys);
     const newton_context ctx{t, dt, "discrete Euler–Lagrange equations"};
-    const bool continuing = cache_valid_ && cached_system_ == &sys && (q.array() == qc_.array()).all() &&
-                            (p.array() == pc_.array()).all();
-    cache_valid_ = false;
+    const bool continuing = cont_.begin(sys, q, p);
     q0_ = q;
     p0_ = p;
     if (!continuing) start_fresh(sys, ctx, opt, stats, true);
@@ -113,14 +104,13 @@ class del_solver final : public del_solver_base {
     p1_ = d2_;
     if (m_ > 0) p1_.noalias() -= g1_.transpose() * y_.tail(m_);
 
-    if (!q1_.allFinite() || !p1_.allFinite())
-      throw step_error(failure_reason::non_finite_value, t, dt, 0, 0, "the new state is not finite");
-    q = q1_;
-    p = p1_;
+    cont_.template end<0>() = q1_;
+    cont_.template end<1>() = p1_;
+    cont_.commit(sys, t, dt, q, p);
     if (m_ > 0) lambda_ = z_.tail(m_);
     v0_ = y_.head(n_);
     std::swap(g0_, g1_);
-    finish(sys, dt, q1_, p1_, stats);
+    finish(dt, stats);
   }
 
   /// Two-step form: (q_{k−1}, q_k) ↦ (q_k, q_{k+1}).
@@ -129,12 +119,12 @@ class del_solver final : public del_solver_base {
                       const variational_options& opt, variational_statistics& stats) {
     prepare(sys);
     const newton_context ctx{t, dt, "discrete Euler–Lagrange equations"};
-    const bool continuing = cache_valid_ && cached_system_ == &sys && dt == h_previous_ &&
-                            (q_prev.array() == pc_.array()).all() && (q.array() == qc_.array()).all();
-    cache_valid_ = false;
+    // The pair must also come from a step of the same size (delta_ is reused unrounded).
+    const bool continuing = cont_.begin(sys, q_prev, q) && dt == h_previous_;
     q0_ = q;
     p1_ = q_prev;  // q_{k−1}
     if (!continuing) {
+      require_finite_state(t, dt, p1_, q0_);
       check_position(sys, p1_, ctx, opt);
       start_fresh(sys, ctx, opt, stats, false);
       delta_ = q0_ - p1_;
@@ -160,13 +150,13 @@ class del_solver final : public del_solver_base {
     }
     delta_previous_ = delta_;
     delta_ = z_.head(n_);
-    q_prev = q0_;
-    q = q1_;
+    cont_.template end<0>() = q0_;
+    cont_.template end<1>() = q1_;
+    cont_.commit(sys, t, dt, q_prev, q);
     std::swap(g0_, g1_);
-    finish(sys, dt, q1_, q0_, stats);  // cache (q_k, q_{k+1}) as (current, previous)
+    finish(dt, stats);
   }
 
- private:
   void prepare(const System& sys) {
     const int n = sys.position_count(), m = sys.constraint_count();
     if (n != n_ || m != m_) resize(n, m);
@@ -178,7 +168,8 @@ class del_solver final : public del_solver_base {
     ld_.resize(n);
     positions_.resize(n, m);
     projection_.resize(n, m);
-    for (auto* v : {&q0_, &p0_, &q1_, &p1_, &v0_, &d1_, &d2_, &delta_, &delta_previous_, &qc_, &pc_}) v->resize(n);
+    cont_.resize(n, n);
+    for (auto* v : {&q0_, &p0_, &q1_, &p1_, &v0_, &d1_, &d2_, &delta_, &delta_previous_}) v->resize(n);
     gval_.resize(m);
     lambda_.setZero(m);
     g0_.resize(m, n);
@@ -189,7 +180,6 @@ class del_solver final : public del_solver_base {
     y_.resize(n + m);
     y0_.resize(n + m);
     ry_.resize(n + m);
-    cache_valid_ = false;
     positions_.invalidate();
   }
 
@@ -208,6 +198,7 @@ class del_solver final : public del_solver_base {
   /// form) the velocity v0 at (q0, p0) for the initial guess.
   void start_fresh(const System& sys, const newton_context& ctx, const variational_options& opt,
                    variational_statistics& stats, bool with_momentum) {
+    if (with_momentum) require_finite_state(ctx.t, ctx.dt, q0_, p0_);
     h_previous_ = 0;
     lambda_.setZero();
     positions_.invalidate();
@@ -229,117 +220,60 @@ class del_solver final : public del_solver_base {
     }
   }
 
-  void finish(const System& sys, double dt, const vector<N>& current, const vector<N>& second,
-              variational_statistics& stats) {
-    qc_ = current;
-    pc_ = second;
-    cache_valid_ = true;
-    cached_system_ = &sys;
+  void finish(double dt, variational_statistics& stats) {
     h_previous_ = dt;
     ++stats.steps;
   }
 
   int n_ = -1, m_ = -1;
-  bool cache_valid_ = false;
-  const System* cached_system_ = nullptr;
+  continuation<vector<N>, vector<N>> cont_;  // the state last written: (q, p), or (q_{k−1}, q_k) in the two-step form
   double h_previous_ = 0;
   evaluator ld_;
   positions_type positions_;
   projection_type projection_;
-  vector<N> q0_, p0_, q1_, p1_, v0_, d1_, d2_, delta_, delta_previous_, qc_, pc_;
+  vector<N> q0_, p0_, q1_, p1_, v0_, d1_, d2_, delta_, delta_previous_;
   vector<M> gval_, lambda_;
   typename traits::jacobian_type g0_, g1_;
   typename positions_type::unknowns z_, z0_, r_;
   typename projection_type::unknowns y_, y0_, ry_;
 };
 
-/// Common part of the two stepper front ends: options, statistics, the per-system solver.
 template <class Rule>
-class del_stepper_base {
- public:
-  using time_type = double;
-  using value_type = double;
-  using order_type = unsigned short;
-  using stepper_category = boost::numeric::odeint::stepper_tag;
-
-  explicit del_stepper_base(const variational_options& options = {}) : options_(options) {}
-  del_stepper_base(const del_stepper_base& other)
-      : options_(other.options_), stats_(other.stats_), solver_(other.solver_ ? other.solver_->clone() : nullptr) {}
-  del_stepper_base(del_stepper_base&&) noexcept = default;
-  del_stepper_base& operator=(const del_stepper_base& other) {
-    if (this != &other) *this = del_stepper_base(other);
-    return *this;
-  }
-  del_stepper_base& operator=(del_stepper_base&&) noexcept = default;
-
-  order_type order() const { return static_cast<order_type>(Rule::order); }
-  variational_options& options() { return options_; }
-  const variational_options& options() const { return options_; }
-  const variational_statistics& statistics() const { return stats_; }
-  /// Drops every cache (call after changing a system's parameters in place).
-  void reset() { solver_.reset(); }
-
- protected:
-  template <class Sys>
-  del_solver<Sys, Rule>& solver_for() {
-    using solver_type = del_solver<Sys, Rule>;
-    if (!solver_ || solver_->type() != del_type_id<solver_type>()) solver_ = std::make_unique<solver_type>();
-    return static_cast<solver_type&>(*solver_);
-  }
-
-  variational_options options_;
-  variational_statistics stats_;
-  std::unique_ptr<del_solver_base> solver_;
-};
-
-template <class State, class Sys>
-void check_state_size(const State& x, const Sys& sys) {
-  static_assert(state_size<typename State::first_type>::value == dynamic || Sys::position_size == dynamic ||
-                    state_size<typename State::first_type>::value == Sys::position_size,
-                "geomint: the state size does not match the system's position_size");
-  require_size(x.first, sys.position_count(), "the first half of the state");
-  require_size(x.second, sys.position_count(), "the second half of the state");
-}
+using del_properties = method_properties<Rule::order, Rule::symmetric, true, conserves_constraints | conserves_momentum_maps>;
 
 }  // namespace detail
 
 /// The DEL equations of a discrete Lagrangian as a one-step map on (q, p). State = std::pair<Q, P>.
 template <class Rule, class State = std::pair<Eigen::VectorXd, Eigen::VectorXd>>
-class discrete_euler_lagrange : public detail::del_stepper_base<Rule> {
+class discrete_euler_lagrange : public stepper_base<discrete_euler_lagrange<Rule, State>, State, variational_options> {
  public:
-  using state_type = State;
-  using deriv_type = State;
-  using detail::del_stepper_base<Rule>::del_stepper_base;
-
-  /// Advances x = (q, p) from t to t + dt. On failure throws step_error and leaves x unchanged.
+  using properties = detail::del_properties<Rule>;
   template <class System>
-  void do_step(System&& system, State& x, double t, double dt) {
-    const auto& sys = unwrap_system(system);
-    detail::check_state_size(x, sys);
-    auto q = view(x.first);
-    auto p = view(x.second);
-    this->template solver_for<std::decay_t<decltype(sys)>>().step(sys, q, p, t, dt, this->options_, this->stats_);
+  using workspace = detail::del_workspace<System, Rule, false>;
+
+  using stepper_base<discrete_euler_lagrange<Rule, State>, State, variational_options>::stepper_base;
+
+  template <class System, class X>
+  static void check_state(const System& sys, const X& x) {
+    require_pair_sizes<System::position_size>(x, sys.position_count(), "the position vector q", "the momentum vector p");
   }
 };
 
-/// The DEL equations in the paper's two-step form: x = (q_{k−1}, q_k) ↦ (q_k, q_{k+1}).
+/// The DEL equations in the paper's two-step form: x = (q_{k−1}, q_k) ↦ (q_k, q_{k+1}); the pair
+/// must come from a step of the size of the call.
 template <class Rule, class State = std::pair<Eigen::VectorXd, Eigen::VectorXd>>
-class discrete_euler_lagrange_two_step : public detail::del_stepper_base<Rule> {
+class discrete_euler_lagrange_two_step
+    : public stepper_base<discrete_euler_lagrange_two_step<Rule, State>, State, variational_options> {
  public:
-  using state_type = State;
-  using deriv_type = State;
-  using detail::del_stepper_base<Rule>::del_stepper_base;
-
-  /// Advances x = (q_{k−1}, q_k) by one step of size dt (the step that produced the pair).
-  /// On failure throws step_error and leaves x unchanged.
+  using properties = detail::del_properties<Rule>;
   template <class System>
-  void do_step(System&& system, State& x, double t, double dt) {
-    const auto& sys = unwrap_system(system);
-    detail::check_state_size(x, sys);
-    auto q_prev = view(x.first);
-    auto q = view(x.second);
-    this->template solver_for<std::decay_t<decltype(sys)>>().step_positions(sys, q_prev, q, t, dt, this->options_,
-                                                                             this->stats_);
+  using workspace = detail::del_workspace<System, Rule, true>;
+
+  using stepper_base<discrete_euler_lagrange_two_step<Rule, State>, State, variational_options>::stepper_base;
+
+  template <class System, class X>
+  static void check_state(const System& sys, const X& x) {
+    require_pair_sizes<System::position_size>(x, sys.position_count(), "the position q_{k−1}", "the position q_k");
   }
 };
 

@@ -17,6 +17,8 @@
 namespace geomint {
 
 struct first_order_discrete_lagrangian {
+  /// L_d(q0, q1, h) = −L_d(q1, q0, −h): the DEL map is then symmetric.
+  static constexpr bool symmetric = false;
   static constexpr int order = 1;
   template <class System>
   using evaluator = detail::one_point_discrete_lagrangian<System, 1, 1>;

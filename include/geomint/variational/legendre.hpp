@@ -14,10 +14,11 @@
 #pragma once
 
 #include <Eigen/Cholesky>
+#include <limits>
 #include <string>
 
 #include "geomint/core/newton.hpp"
-#include "geomint/core/state_view.hpp"
+#include "geomint/core/step_checks.hpp"
 #include "geomint/system/consistency.hpp"
 #include "geomint/variational/detail/legendre_projection.hpp"
 #include "geomint/variational/midpoint_discrete_lagrangian.hpp"
@@ -172,10 +173,10 @@ double project_to_phase_space(const System& sys, Q& q_state, P& p_state, double 
       residual = detail::scaled_constraint_residual(jac, g, q.norm());
       if (residual <= tolerance) break;
       if (it == max_iterations)
-        throw step_error(failure_reason::max_iterations, 0, 0, it, residual, "project_to_phase_space: positions did not converge");
+        throw step_error(failure_reason::max_iterations, std::numeric_limits<double>::quiet_NaN(), 0, it, residual, "project_to_phase_space: positions did not converge");
       Eigen::LDLT<Eigen::MatrixXd> ldlt(Eigen::MatrixXd(jac * jac.transpose()));
       if (ldlt.info() != Eigen::Success || detail::pivot_ratio(ldlt.vectorD()) <= detail::singular_pivot_ratio)
-        throw step_error(failure_reason::singular_constraint_jacobian, 0, 0, it, residual, "project_to_phase_space: G Gᵀ is singular");
+        throw step_error(failure_reason::singular_constraint_jacobian, std::numeric_limits<double>::quiet_NaN(), 0, it, residual, "project_to_phase_space: G Gᵀ is singular");
       q.noalias() -= jac.transpose() * ldlt.solve(g);
     }
   }

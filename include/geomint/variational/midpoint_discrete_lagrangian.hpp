@@ -18,6 +18,8 @@
 namespace geomint {
 
 struct midpoint_discrete_lagrangian {
+  /// L_d(q0, q1, h) = −L_d(q1, q0, −h): the DEL map is then symmetric.
+  static constexpr bool symmetric = true;
   static constexpr int order = 2;
   template <class System>
   using evaluator = detail::one_point_discrete_lagrangian<System, 1, 2>;

@@ -15,13 +15,12 @@
 // transform (31) projected onto the phase space), for energies and momentum maps.
 #pragma once
 
-#include <boost/numeric/odeint/stepper/stepper_categories.hpp>
-#include <memory>
-#include <type_traits>
+#include <string>
 #include <utility>
 
+#include "geomint/core/continuation.hpp"
 #include "geomint/core/newton.hpp"
-#include "geomint/core/state_view.hpp"
+#include "geomint/core/stepper_base.hpp"
 #include "geomint/system/consistency.hpp"
 #include "geomint/system/separable_lagrangian.hpp"
 #include "geomint/variational/detail/shake_equations.hpp"
@@ -32,31 +31,14 @@ namespace geomint {
 
 namespace detail {
 
-struct shake_solver_base {
-  virtual ~shake_solver_base() = default;
-  virtual std::unique_ptr<shake_solver_base> clone() const = 0;
-  virtual const void* type() const = 0;
-};
-
-template <class T>
-const void* shake_type_id() {
-  static const char id = 0;
-  return &id;
-}
-
 template <class System>
-class shake_solver final : public shake_solver_base {
+class shake_workspace {
   using traits = system_traits<System>;
   static constexpr int N = traits::n, M = traits::m;
   using equations = shake_equations<System>;
 
  public:
-  std::unique_ptr<shake_solver_base> clone() const override {
-    auto copy = std::make_unique<shake_solver>(*this);
-    copy->cache_valid_ = false;
-    return copy;
-  }
-  const void* type() const override { return shake_type_id<shake_solver>(); }
+  void forget() { cont_.forget(); }
 
   template <class QMap0, class QMap1>
   void step(const System& sys, QMap0& q_prev, QMap1& q, double t, double dt, const variational_options& opt,
@@ -64,12 +46,12 @@ class shake_solver final : public shake_solver_base {
     const int n = sys.position_count(), m = sys.constraint_count();
     if (n != n_ || m != m_) resize(n, m);
     const newton_context ctx{t, dt, "SHAKE position equations"};
-    const bool continuing = cache_valid_ && cached_system_ == &sys && dt == h_previous_ &&
-                            (q_prev.array() == qc_prev_.array()).all() && (q.array() == qc_.array()).all();
-    cache_valid_ = false;
+    // The pair must also come from a step of the same size (delta_ is reused unrounded).
+    const bool continuing = cont_.begin(sys, q_prev, q) && dt == h_previous_;
     q_prev_ = q_prev;
     q_ = q;
     if (!continuing) {
+      require_finite_state(t, dt, q_prev_, q_);
       check(sys, q_prev_, ctx, opt);
       check(sys, q_, ctx, opt);
       delta_ = q_ - q_prev_;
@@ -96,17 +78,14 @@ class shake_solver final : public shake_solver_base {
     if (!grad_plus_.allFinite() || !g1_.allFinite())
       throw step_error(failure_reason::non_finite_value, t, dt, 0, 0, "∇V or G at the new state is not finite");
 
-    q_prev = q_;
-    q = q1_;
+    cont_.template end<0>() = q_;
+    cont_.template end<1>() = q1_;
+    cont_.commit(sys, t, dt, q_prev, q);
     if (m_ > 0) lambda_ = z_.tail(m_);
     delta_previous_ = delta_;
     delta_ = z_.head(n_);
     std::swap(g_, g1_);
     std::swap(grad_minus_, grad_plus_);
-    qc_prev_ = q_;
-    qc_ = q1_;
-    cache_valid_ = true;
-    cached_system_ = &sys;
     h_previous_ = dt;
     ++stats.steps;
   }
@@ -116,7 +95,8 @@ class shake_solver final : public shake_solver_base {
     n_ = n;
     m_ = m;
     equations_.resize(n, m);
-    for (auto* v : {&q_prev_, &q_, &q1_, &qc_prev_, &qc_, &mid_, &delta_, &delta_previous_, &grad_minus_, &grad_plus_}) v->resize(n);
+    cont_.resize(n, n);
+    for (auto* v : {&q_prev_, &q_, &q1_, &mid_, &delta_, &delta_previous_, &grad_minus_, &grad_plus_}) v->resize(n);
     gval_.resize(m);
     lambda_.setZero(m);
     g_.resize(m, n);
@@ -124,7 +104,6 @@ class shake_solver final : public shake_solver_base {
     z_.resize(n + m);
     z0_.resize(n + m);
     r_.resize(n + m);
-    cache_valid_ = false;
   }
 
   void check(const System& sys, const vector<N>& q, const newton_context& ctx, const variational_options& opt) {
@@ -139,11 +118,10 @@ class shake_solver final : public shake_solver_base {
   }
 
   int n_ = -1, m_ = -1;
-  bool cache_valid_ = false;
-  const System* cached_system_ = nullptr;
+  continuation<vector<N>, vector<N>> cont_;  // the last (q_{k−1}, q_k) written
   double h_previous_ = 0;
   equations equations_;
-  vector<N> q_prev_, q_, q1_, qc_prev_, qc_, mid_, delta_, delta_previous_, grad_minus_, grad_plus_;
+  vector<N> q_prev_, q_, q1_, mid_, delta_, delta_previous_, grad_minus_, grad_plus_;
   vector<M> gval_, lambda_;
   typename traits::jacobian_type g_, g1_;
   typename equations::unknowns z_, z0_, r_;
@@ -153,54 +131,18 @@ class shake_solver final : public shake_solver_base {
 
 /// SHAKE as an odeint stepper on x = (q_{k−1}, q_k). State = std::pair<Q, Q>.
 template <class State = std::pair<Eigen::VectorXd, Eigen::VectorXd>>
-class shake {
+class shake : public stepper_base<shake<State>, State, variational_options> {
  public:
-  using state_type = State;
-  using deriv_type = State;
-  using time_type = double;
-  using value_type = double;
-  using order_type = unsigned short;
-  using stepper_category = boost::numeric::odeint::stepper_tag;
-
-  explicit shake(const variational_options& options = {}) : options_(options) {}
-  shake(const shake& other)
-      : options_(other.options_), stats_(other.stats_), solver_(other.solver_ ? other.solver_->clone() : nullptr) {}
-  shake(shake&&) noexcept = default;
-  shake& operator=(const shake& other) {
-    if (this != &other) *this = shake(other);
-    return *this;
-  }
-  shake& operator=(shake&&) noexcept = default;
-
-  order_type order() const { return 2; }
-
-  /// Advances x = (q_{k−1}, q_k) by one step of size dt (the step that produced the pair).
-  /// On failure throws step_error and leaves x unchanged.
+  using properties = method_properties<2, true, true, conserves_constraints | conserves_momentum_maps>;
   template <class System>
-  void do_step(System&& system, State& x, double t, double dt) {
-    const auto& sys = unwrap_system(system);
-    using sys_type = std::decay_t<decltype(sys)>;
-    using solver_type = detail::shake_solver<sys_type>;
-    static_assert(state_size<typename State::first_type>::value == dynamic || sys_type::position_size == dynamic ||
-                      state_size<typename State::first_type>::value == sys_type::position_size,
-                  "geomint: the state size does not match the system's position_size");
-    require_size(x.first, sys.position_count(), "the position q_{k−1}");
-    require_size(x.second, sys.position_count(), "the position q_k");
-    if (!solver_ || solver_->type() != detail::shake_type_id<solver_type>()) solver_ = std::make_unique<solver_type>();
-    auto q_prev = view(x.first);
-    auto q = view(x.second);
-    static_cast<solver_type&>(*solver_).step(sys, q_prev, q, t, dt, options_, stats_);
+  using workspace = detail::shake_workspace<System>;
+
+  using stepper_base<shake<State>, State, variational_options>::stepper_base;
+
+  template <class System, class X>
+  static void check_state(const System& sys, const X& x) {
+    require_pair_sizes<System::position_size>(x, sys.position_count(), "the position q_{k−1}", "the position q_k");
   }
-
-  variational_options& options() { return options_; }
-  const variational_options& options() const { return options_; }
-  const variational_statistics& statistics() const { return stats_; }
-  void reset() { solver_.reset(); }
-
- private:
-  variational_options options_;
-  variational_statistics stats_;
-  std::unique_ptr<detail::shake_solver_base> solver_;
 };
 
 /// The momentum p_k of a SHAKE trajectory at q_k from (q_{k−1}, q_k): the discrete Legendre

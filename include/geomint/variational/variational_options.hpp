@@ -1,23 +1,16 @@
-// Options and counters shared by the variational steppers.
+// Options of the variational steppers: the core's (the consistency check of a fresh start
+// measures the scaled position residual max_k |g_k(q)| / (‖∇g_k‖ ‖q‖) and, in the one-step
+// form, the momentum's component off the phase space ‖G(q)ᵀμ‖∞ / ‖p‖∞,
+// detail/legendre_projection.hpp).
 #pragma once
 
-#include "geomint/core/newton.hpp"
+#include "geomint/core/options.hpp"
+#include "geomint/core/statistics.hpp"
 
 namespace geomint {
 
-struct variational_options {
-  newton_options newton;
-  /// A step starting from a state the stepper did not produce itself checks it: scaled position
-  /// residual max_k |g_k(q)| / (‖∇g_k‖ ‖q‖), and (one-step form) the momentum's component off the
-  /// phase space ‖G(q)ᵀμ‖∞ / ‖p‖∞ (detail/legendre_projection.hpp); above this they are rejected.
-  double consistency_tolerance = 1e-10;
-};
-
-struct variational_statistics {
-  long steps = 0;
-  /// shake: steps whose SHAKE iteration contracted too slowly and switched to full Newton.
-  long full_newton_steps = 0;
-  newton_statistics newton;
-};
+using variational_options = step_options;
+/// The same as step_statistics (kept for code written against earlier versions).
+using variational_statistics = step_statistics;
 
 }  // namespace geomint

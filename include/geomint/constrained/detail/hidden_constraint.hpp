@@ -7,7 +7,7 @@
 #include <cmath>
 #include <limits>
 
-#include "geomint/constrained/detail/constraint_gram.hpp"
+#include "geomint/system/constraint_gram.hpp"
 #include "geomint/core/newton.hpp"
 #include "geomint/system/second_derivatives.hpp"
 

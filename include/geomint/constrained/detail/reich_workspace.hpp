@@ -12,29 +12,17 @@
 #include <stdexcept>
 #include <type_traits>
 
-#include "geomint/constrained/constrained_prk.hpp"  // constrained_statistics
 #include "geomint/constrained/detail/hidden_constraint.hpp"
 #include "geomint/constrained/detail/reich_general.hpp"
 #include "geomint/constrained/detail/reich_separable.hpp"
-#include "geomint/constrained/detail/solver_slot.hpp"
 #include "geomint/constrained/momentum_representation.hpp"
+#include "geomint/constrained/reich_options.hpp"
+#include "geomint/core/continuation.hpp"
+#include "geomint/core/statistics.hpp"
+#include "geomint/core/step_checks.hpp"
 #include "geomint/system/consistency.hpp"
 
 namespace geomint {
-
-/// How the implicit equations of the constraint algorithm are posed.
-enum class reich_formulation {
-  multipliers,  ///< eqs. (9)/(10): the multiplier is the unknown (m unknowns for separable H)
-  positions,    ///< eq. (12): μ eliminated by ψ, Q is the unknown (separable H, constant mass)
-};
-
-struct reich_options {
-  newton_options newton;
-  /// A step not continuing the stepper's own previous step checks the state: scaled residuals of
-  /// g(q) and of the momentum condition (see momentum_representation.hpp) above this are rejected.
-  double consistency_tolerance = 1e-10;
-  reich_formulation formulation = reich_formulation::multipliers;
-};
 
 namespace detail {
 
@@ -51,7 +39,7 @@ template <class Metric>
 struct is_metric_momentum<metric_momentum<Metric>> : std::true_type {};
 
 template <class System, class Momentum>
-class reich_workspace final : public workspace_base<reich_workspace<System, Momentum>> {
+class reich_workspace {
   using traits = system_traits<System>;
   static constexpr int N = traits::n, M = traits::m;
   static constexpr bool separable = traits::separable;
@@ -65,13 +53,17 @@ class reich_workspace final : public workspace_base<reich_workspace<System, Mome
   using position_type = std::conditional_t<separable, reich_position_problem<System>, int>;
 
  public:
-  explicit reich_workspace(const Momentum& representation) : representation_(representation) {}
+  reich_workspace(const Momentum& representation, reich_scheme scheme) : representation_(representation), scheme_(scheme) {}
 
-  void forget() { cache_valid_ = false; }
+  /// Copies start afresh: no continuation, no factorization.
+  void forget() {
+    cont_.forget();
+    invalidate_jacobians();
+  }
 
   template <class QMap, class PMap>
-  void step(const System& sys, QMap& q, PMap& p, double t, double dt, reich_scheme scheme, const reich_options& opt,
-            constrained_statistics& stats) {
+  void step(const System& sys, QMap& q, PMap& p, double t, double dt, const reich_options& opt,
+            step_statistics& stats) {
     if constexpr (!separable) {
       if (opt.formulation == reich_formulation::positions)
         throw std::invalid_argument(
@@ -80,31 +72,21 @@ class reich_workspace final : public workspace_base<reich_workspace<System, Mome
     }
     const int n = sys.position_count(), m = sys.constraint_count();
     if (n != n_ || m != m_) resize(sys, n, m);
-    const bool continuing = cache_valid_ && cached_system_ == &sys && (q.array() == q1_.array()).all() &&
-                            (p.array() == p1_.array()).all();
-    cache_valid_ = false;
-    if (!continuing) start_fresh(sys, q, p, t, dt, opt);
+    if (!cont_.begin(sys, q, p)) start_fresh(sys, q, p, t, dt, opt);
 
     qa_ = q;
     pa_ = p;
-    if (dt != 0) {
-      switch (scheme) {
-        case reich_scheme::forward: half_step(sys, false, t, dt, opt, stats); break;
-        case reich_scheme::adjoint: half_step(sys, true, t, dt, opt, stats); break;
-        case reich_scheme::symmetric:
-          half_step(sys, false, t, dt / 2, opt, stats);
-          half_step(sys, true, t + dt / 2, dt / 2, opt, stats);
-          break;
-      }
+    switch (scheme_) {
+      case reich_scheme::forward: half_step(sys, false, t, dt, opt, stats); break;
+      case reich_scheme::adjoint: half_step(sys, true, t, dt, opt, stats); break;
+      case reich_scheme::symmetric:
+        half_step(sys, false, t, dt / 2, opt, stats);
+        half_step(sys, true, t + dt / 2, dt / 2, opt, stats);
+        break;
     }
-    if (!qa_.allFinite() || !pa_.allFinite())
-      throw step_error(failure_reason::non_finite_value, t, dt, 0, 0, "the new state is not finite");
-    q1_ = qa_;
-    p1_ = pa_;
-    q = q1_;
-    p = p1_;
-    cache_valid_ = true;
-    cached_system_ = &sys;
+    cont_.template end<0>() = qa_;
+    cont_.template end<1>() = pa_;
+    cont_.commit(sys, t, dt, q, p);
     ++stats.steps;
     if (!separable) ++stats.general_solver_steps;
   }
@@ -113,10 +95,9 @@ class reich_workspace final : public workspace_base<reich_workspace<System, Mome
   void resize(const System& sys, int n, int m) {
     n_ = n;
     m_ = m;
+    cont_.resize(n, n);
     qa_.resize(n);
     pa_.resize(n);
-    q1_.resize(n);
-    p1_.resize(n);
     v_.resize(n);
     grad_.resize(n);
     pbase_.resize(n);
@@ -151,12 +132,13 @@ class reich_workspace final : public workspace_base<reich_workspace<System, Mome
       zg0_.resize(n + m);
       rg_.resize(n + m);
     }
-    cache_valid_ = false;
   }
 
   /// Checks that (q, p) is a consistent state of the representation and forgets old multipliers.
   template <class QMap, class PMap>
   void start_fresh(const System& sys, const QMap& q, const PMap& p, double t, double dt, const reich_options& opt) {
+    require_finite_state(t, dt, q, p);
+    invalidate_jacobians();
     for (int d = 0; d < 2; ++d) {
       nu_[d].setZero();
       correction_[d].setZero();
@@ -181,9 +163,19 @@ class reich_workspace final : public workspace_base<reich_workspace<System, Mome
     }
   }
 
+  void invalidate_jacobians() {
+    if constexpr (separable) {
+      multiplier_.invalidate();
+      position_.invalidate();
+    } else {
+      forward_.invalidate();
+      adjoint_.invalidate();
+    }
+  }
+
   /// (qa_, pa_) ← γ(h) or γ⁻¹(−h) of (qa_, pa_).
   void half_step(const System& sys, bool adjoint, double t, double h, const reich_options& opt,
-                 constrained_statistics& stats) {
+                 step_statistics& stats) {
     const newton_context ctx{t, h, adjoint ? "constraint algorithm, adjoint step (10)" : "constraint algorithm, step (9)"};
     const int d = adjoint ? 1 : 0;
     const double ratio = h_previous_[d] != 0 ? h / h_previous_[d] : 0.0;
@@ -238,7 +230,7 @@ class reich_workspace final : public workspace_base<reich_workspace<System, Mome
 
   template <class Problem>
   void general_half(const System& sys, Problem& problem, double h, int d, double ratio, const reich_options& opt,
-                    constrained_statistics& stats, const newton_context& ctx) {
+                    step_statistics& stats, const newton_context& ctx) {
     problem.begin(sys, qa_, pa_, g0_, h, ctx);
     problem.guess(zg_, ratio * nu_[d]);
     newton_solve(problem, zg_, zg0_, rg_, opt.newton, stats.newton, ctx);
@@ -249,7 +241,7 @@ class reich_workspace final : public workspace_base<reich_workspace<System, Mome
   }
 
   /// pa_ ← ψ(qa_, pa_): the metric projection, or the lift to CM (eq. (3)).
-  void project(const System& sys, const reich_options& opt, constrained_statistics& stats, const newton_context& ctx) {
+  void project(const System& sys, const reich_options& opt, step_statistics& stats, const newton_context& ctx) {
     if (m_ == 0) return;
     sys.constraint_jacobian(qa_, g1_);
     auto singular = [&] {
@@ -268,11 +260,11 @@ class reich_workspace final : public workspace_base<reich_workspace<System, Mome
   }
 
   Momentum representation_;
+  reich_scheme scheme_;
   int n_ = -1, m_ = -1;
-  bool cache_valid_ = false;
-  const System* cached_system_ = nullptr;
+  continuation<vector<N>, vector<N>> cont_;
   double h_previous_[2] = {0, 0};
-  vector<N> qa_, pa_, q1_, p1_, v_, grad_, pbase_, base_;
+  vector<N> qa_, pa_, v_, grad_, pbase_, base_;
   vector<M> gval_, gv_, nu_[2];
   vector<N> correction_[2];  // Q − (q + h M⁻¹p₀) of the last half step, per direction (first guess)
   jacobian_type g0_, g1_;

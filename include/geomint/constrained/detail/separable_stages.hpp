@@ -17,7 +17,7 @@
 #include <array>
 #include <cmath>
 
-#include "geomint/constrained/detail/constraint_gram.hpp"
+#include "geomint/system/constraint_gram.hpp"
 #include "geomint/core/newton.hpp"
 #include "geomint/tableau/constrained_tableaux.hpp"
 

@@ -12,7 +12,7 @@
 #include <cmath>
 #include <limits>
 
-#include "geomint/constrained/detail/constraint_gram.hpp"
+#include "geomint/system/constraint_gram.hpp"
 #include "geomint/constrained/detail/separable_stages.hpp"
 
 namespace geomint {

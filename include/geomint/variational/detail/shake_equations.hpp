@@ -18,7 +18,7 @@
 #include <cmath>
 #include <limits>
 
-#include "geomint/constrained/detail/constraint_gram.hpp"
+#include "geomint/system/constraint_gram.hpp"
 #include "geomint/core/linear_solvers.hpp"
 #include "geomint/core/step_error.hpp"
 #include "geomint/system/second_derivatives.hpp"

@@ -30,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "geomint/core/step_checks.hpp"
 #include "geomint/sundials/detail/constrained_dae.hpp"
 
 namespace geomint::sundials {

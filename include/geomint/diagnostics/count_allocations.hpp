@@ -1,21 +1,24 @@
-// Counts heap allocations, to prove that steps do not allocate after the first one.
-// Include in exactly one translation unit of a test binary: it replaces global operator new.
-// Other translation units of the binary include allocation_scope.hpp only.
+// Replaces the global operator new so that allocation_counter.hpp counts allocations. Include it
+// in exactly one translation unit of a program (a test's main file, say).
 #pragma once
 
 #include <cstdlib>
 #include <new>
 
-#include "geomint_test/allocation_scope.hpp"
+#include "geomint/diagnostics/allocation_counter.hpp"
+
+namespace geomint::diagnostics::detail {
+inline const bool counting_registered = (counting.store(true), true);
+}  // namespace geomint::diagnostics::detail
 
 void* operator new(std::size_t n) {
-  ++geomint_test::allocations;
+  ++geomint::diagnostics::allocations;
   if (void* p = std::malloc(n ? n : 1)) return p;
   throw std::bad_alloc();
 }
 void* operator new[](std::size_t n) { return operator new(n); }
 void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
-  ++geomint_test::allocations;
+  ++geomint::diagnostics::allocations;
   return std::malloc(n ? n : 1);
 }
 void* operator new[](std::size_t n, const std::nothrow_t& t) noexcept { return operator new(n, t); }

@@ -29,11 +29,14 @@ class constraint_gram<System, false> {
   /// Factorize S with `solver` instead of Eigen (null: Eigen's).
   void use(external_linear_solver* solver) { ldlt_.use(solver); }
   /// Assembles S = G M⁻¹ Gᵀ and factorizes it; false if S is singular.
-  bool factorize(const System& sys, const typename traits::jacobian_type& g) {
+  bool factorize(const System& sys, const typename traits::jacobian_type& g) { return factorize_with(sys.mass(), g); }
+  /// The same with another weighting (a unit mass gives G Gᵀ).
+  template <class Mass>
+  bool factorize_with(const Mass& mass, const typename traits::jacobian_type& g) {
     if constexpr (M == 0) {
       return true;  // unconstrained: nothing to factorize
     } else {
-      sys.mass().right_apply_inverse(g, w_);
+      mass.right_apply_inverse(g, w_);
       ldlt_.system_matrix().noalias() = w_ * g.transpose();
       return ldlt_.factorize();
     }
@@ -58,8 +61,10 @@ class constraint_gram<System, true> {
   void resize(int, int) {}
   void use(external_linear_solver* solver) { ldlt_.use(solver); }
 
-  bool factorize(const System& sys, const jacobian_type& g) {
-    const auto& w = sys.mass().inverse_diagonal();  // sparse G requires a diagonal mass
+  bool factorize(const System& sys, const jacobian_type& g) { return factorize_with(sys.mass(), g); }
+  template <class Mass>
+  bool factorize_with(const Mass& mass, const jacobian_type& g) {
+    const auto& w = mass.inverse_diagonal();  // sparse G requires a diagonal mass
     if (g.nonZeros() != planned_nonzeros_ || g.rows() != planned_rows_) plan(g);
     double* s = ldlt_.system_matrix().valuePtr();
     const double* gv = g.valuePtr();

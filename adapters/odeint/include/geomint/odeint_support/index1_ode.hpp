@@ -9,7 +9,7 @@
 #include "geomint/core/state_view.hpp"
 #include "geomint/system/index1.hpp"
 
-namespace geomint::odeint {
+namespace geomint::odeint_support {
 
 template <class System>
 class index1_ode {
@@ -40,4 +40,4 @@ class index1_ode {
   Eigen::Index n_;
 };
 
-}  // namespace geomint::odeint
+}  // namespace geomint::odeint_support

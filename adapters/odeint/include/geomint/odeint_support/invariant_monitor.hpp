@@ -13,7 +13,7 @@
 
 #include "geomint/system/consistency.hpp"
 
-namespace geomint::odeint {
+namespace geomint::odeint_support {
 
 struct invariant_sample {
   double t = 0;
@@ -85,4 +85,4 @@ class invariant_monitor {
   std::shared_ptr<invariant_record> record_;
 };
 
-}  // namespace geomint::odeint
+}  // namespace geomint::odeint_support

@@ -1,0 +1,23 @@
+// Options of the constrained family (constrained_prk and the methods built on it).
+#pragma once
+
+#include "geomint/core/linear_solvers.hpp"
+#include "geomint/core/options.hpp"
+
+namespace geomint {
+
+struct constrained_options : step_options {
+  /// Optional factorization of the stage Newton systems (null: Eigen's; not owned, not shared
+  /// between steppers). Separable systems hand it S = G M⁻¹ Gᵀ (m × m, sparse when G is), which
+  /// carries both the stage iteration and the momentum projection; other systems hand it the
+  /// stage Jacobian (dense, stage_system_size() square). The rare full-Newton fallback of the
+  /// separable path and the m × m hidden-constraint iteration of general H keep Eigen's LU.
+  external_linear_solver* linear_solver = nullptr;
+};
+
+/// Order of the stage Newton matrix that constrained_options::linear_solver receives.
+inline int stage_system_size(int stages, int n, int m, bool separable) {
+  return separable ? m : stages * n + (stages - 1) * (n + m);
+}
+
+}  // namespace geomint

@@ -1,0 +1,54 @@
+// Checks every stepper makes before any work, with messages that say what is wrong.
+#pragma once
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "geomint/core/state_view.hpp"
+#include "geomint/core/step_error.hpp"
+#include "geomint/core/types.hpp"
+
+namespace geomint {
+
+/// dt must be finite and non-zero, t finite: a non-finite one is step_error(non_finite_value),
+/// dt = 0 is a usage error (std::invalid_argument).
+inline void require_step_size(double t, double dt) {
+  if (!std::isfinite(dt))
+    throw step_error(failure_reason::non_finite_value, t, dt, 0, 0, "the step size dt is not finite");
+  if (!std::isfinite(t))
+    throw step_error(failure_reason::non_finite_value, t, dt, 0, 0, "the time t is not finite");
+  if (dt == 0) throw std::invalid_argument("geomint: the step size dt is zero");
+}
+
+/// A state passed in holds only finite numbers (checked on a fresh start: a step continuing
+/// the stepper's previous one starts from that step's checked, finite end point).
+template <class... X>
+void require_finite_state(double t, double dt, const X&... x) {
+  if (!(all_finite(x) && ...))
+    throw step_error(failure_reason::non_finite_value, t, dt, 0, 0, "the state holds a NaN or Inf");
+}
+
+/// Throws std::invalid_argument unless a state part has the expected number of entries.
+template <class V>
+void require_size(const V& v, int expected, const char* what) {
+  if (static_cast<int>(v.size()) != expected)
+    throw std::invalid_argument(std::string("geomint: ") + what + " has " + std::to_string(v.size()) +
+                                " entries, the system expects " + std::to_string(expected));
+}
+
+/// Both halves of a std::pair state have the system's n entries (checked at compile time where
+/// the sizes are fixed).
+template <int SystemSize, class Q, class P>
+void require_pair_sizes(const std::pair<Q, P>& x, int n, const char* first, const char* second) {
+  constexpr int q = state_size<Q>::value, p = state_size<P>::value;
+  static_assert(q == dynamic || SystemSize == dynamic || q == SystemSize,
+                "geomint: the state size does not match the system's size");
+  static_assert(p == dynamic || SystemSize == dynamic || p == SystemSize,
+                "geomint: the state size does not match the system's size");
+  require_size(x.first, n, first);
+  require_size(x.second, n, second);
+}
+
+}  // namespace geomint

@@ -1,0 +1,32 @@
+// Counting heap allocations, to verify that a stepper does not allocate in do_step after its
+// first step:
+//
+//   geomint::diagnostics::allocation_scope scope;
+//   stepper.do_step(sys, x, t, dt);
+//   assert(scope.count() == 0);
+//
+// The counts come from the replacement operator new of count_allocations.hpp, which exactly one
+// translation unit of the program must include; without it every count is 0 (counting_enabled()
+// says which).
+#pragma once
+
+#include <atomic>
+
+namespace geomint::diagnostics {
+
+inline std::atomic<long> allocations{0};
+inline std::atomic<bool> counting{false};  ///< set by count_allocations.hpp
+
+inline bool counting_enabled() { return counting.load(); }
+
+/// The heap allocations made while this object is alive.
+class allocation_scope {
+ public:
+  allocation_scope() : start_(allocations.load()) {}
+  long count() const { return allocations.load() - start_; }
+
+ private:
+  long start_;
+};
+
+}  // namespace geomint::diagnostics

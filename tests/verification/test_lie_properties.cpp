@@ -1,0 +1,92 @@
+// Every Lie–Poisson method on the free rigid body (so(3)*, Engø–Faltinsen §6.1 data), and the
+// Cayley-coordinate and energy claims again on the heavy top (se(3)*).
+#include "verification.hpp"
+
+#include <utility>  // before odeint
+#include <boost/numeric/odeint/integrate/integrate_adaptive.hpp>
+#include <boost/numeric/odeint/stepper/generation.hpp>
+#include <boost/numeric/odeint/stepper/runge_kutta_dopri5.hpp>
+
+#include "geomint/diagnostics/poisson_map.hpp"
+#include "geomint/lie/cayley_coordinates.hpp"
+#include "geomint/lie/lie_discrete_gradient.hpp"
+#include "geomint/lie/lie_poisson_leapfrog.hpp"
+#include "geomint/lie/moser_veselov.hpp"
+#include "geomint/lie/rkmk.hpp"
+#include "geomint/problems/free_rigid_body.hpp"
+#include "geomint/problems/heavy_top_se3.hpp"
+
+using namespace geomint;
+using verification::order_check;
+
+namespace {
+
+/// The flow of ẏ = J(y)∇H(y) by odeint's dopri5 at tolerance 1e-14.
+template <class System, class Y>
+Y dopri5_reference(const System& sys, const Y& y0, double t_end) {
+  namespace odeint = boost::numeric::odeint;
+  std::vector<double> x(y0.data(), y0.data() + y0.size());
+  odeint::integrate_adaptive(odeint::make_controlled(1e-14, 1e-14, odeint::runge_kutta_dopri5<std::vector<double>>()),
+                             lie_poisson_vector_field<System>(sys), x, 0.0, t_end, 1e-3);
+  return Eigen::Map<Y>(x.data());
+}
+
+/// The common checks, the Poisson-map claim (defect at h = 0.3: ≤ 1e-8 for a Poisson map, the
+/// accuracy of the differences; ≥ 1e-6 otherwise — an O(hᵖ) defect of a second- or
+/// fourth-order method at h = 0.3), and the Casimirs (and the energy, where claimed) over 2000
+/// steps of 0.1.
+template <class Stepper, class System>
+void check_lie(std::string_view id, const System& sys, const typename System::state_type& y0, const order_check& oc) {
+  using p = properties_of<Stepper>;
+  const auto reference = dopri5_reference(sys, y0, oc.t_end);
+  verification::check_common<Stepper>(id, sys, y0, reference, oc);
+
+  const double poisson = diagnostics::poisson_map_defect(Stepper(), sys, y0, 0.3);
+  BOOST_TEST_MESSAGE(id << ": Poisson-map defect " << poisson);
+  if (p::symplectic) BOOST_TEST(poisson <= 1e-8, id << ": " << poisson);
+  else BOOST_TEST(poisson >= 1e-6, id << ": " << poisson);
+
+  const auto& alg = lie_detail::algebra_of(sys);
+  for (int k = 0; k < alg.casimirs(y0).size(); ++k) {
+    const double c = verification::drift<Stepper>(sys, y0, 0.1, 2000, [&](const auto& y) { return alg.casimirs(y)(k); });
+    BOOST_TEST(c <= 1e-13, id << ": Casimir " << k << " drift " << c);
+  }
+  const double energy = verification::drift<Stepper>(sys, y0, 0.1, 2000, [&](const auto& y) { return sys.hamiltonian(y); });
+  BOOST_TEST_MESSAGE(id << ": energy drift " << energy);
+  if (p::conserves & conserves_energy) BOOST_TEST(energy <= 1e-13, id << ": energy drift " << energy);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(rkmk_methods) {
+  const problems::free_rigid_body body;
+  const vector<3> y0 = problems::free_rigid_body::engo_faltinsen_initial_state();
+  check_lie<rkmk<so3, rk::rk4, exp_coordinates>>("lie_rkmk_rk4_exp_4_4", body, y0, {2.0, {20, 40, 80, 160}});
+  check_lie<rkmk<so3, rk::rk4, cayley_coordinates>>("lie_rkmk_rk4_cayley_4_4", body, y0, {2.0, {20, 40, 80, 160}});
+  check_lie<rkmk<so3, rk::heun, exp_coordinates>>("lie_rkmk_heun_exp_2_2", body, y0, {2.0, {40, 80, 160, 320}});
+  check_lie<rkmk<so3, rk::implicit_midpoint, exp_coordinates>>("lie_rkmk_midpoint_exp_2_1", body, y0, {2.0, {40, 80, 160, 320}});
+  check_lie<rkmk<so3, rk::implicit_midpoint, cayley_coordinates>>("lie_rkmk_midpoint_cayley_2_1", body, y0,
+                                                                   {2.0, {40, 80, 160, 320}});
+}
+
+BOOST_AUTO_TEST_CASE(energy_conserving_and_poisson_methods) {
+  const problems::free_rigid_body body;
+  const vector<3> y0 = problems::free_rigid_body::engo_faltinsen_initial_state();
+  check_lie<lie_discrete_gradient<so3, exp_coordinates, trapezoidal_gradient>>("lie_discrete_gradient_trapezoidal_exp_2_1",
+                                                                               body, y0, {2.0, {40, 80, 160, 320}});
+  check_lie<lie_discrete_gradient<so3, exp_coordinates, gonzalez_gradient>>("lie_discrete_gradient_gonzalez_exp_2_1",
+                                                                            body, y0, {2.0, {40, 80, 160, 320}});
+  check_lie<lie_discrete_gradient<so3, cayley_coordinates, gonzalez_gradient>>(
+      "lie_discrete_gradient_gonzalez_cayley_2_1", body, y0, {2.0, {40, 80, 160, 320}});
+  check_lie<moser_veselov<so3>>("lie_moser_veselov_2_1", body, y0, {2.0, {40, 80, 160, 320}});
+  check_lie<lie_poisson_leapfrog<so3>>("lie_poisson_leapfrog_2_1", body, y0, {2.0, {40, 80, 160, 320}});
+}
+
+BOOST_AUTO_TEST_CASE(heavy_top_on_se3) {
+  const problems::heavy_top_se3 top;
+  const vector<6> y0 = problems::heavy_top_se3::engo_faltinsen_initial_state();
+  check_lie<rkmk<se3, rk::rk4, cayley_coordinates>>("lie_rkmk_rk4_cayley_4_4", top, y0, {1.0, {20, 40, 80, 160}});
+  check_lie<lie_discrete_gradient<se3, cayley_coordinates, gonzalez_gradient>>("lie_discrete_gradient_gonzalez_cayley_2_1",
+                                                                               top, y0, {1.0, {40, 80, 160, 320}});
+  check_lie<moser_veselov<se3>>("lie_moser_veselov_2_1", top, y0, {1.0, {40, 80, 160, 320}});
+}

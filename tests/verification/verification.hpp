@@ -1,0 +1,70 @@
+// The claims a stepper type makes (core/properties.hpp, the method catalogue) checked against
+// geomint's diagnostics, once for every shipped method:
+//   order          the log–log slope of the end-point error is properties::order ± 0.25
+//   symmetric      reversibility defect ≤ 1e-12 if claimed, ≥ 1e-8 if not (h = 0.1: a first- or
+//                  second-order method that is not symmetric shows O(hᵖ) ≫ 1e-8)
+//   symplectic     symplecticity (or Poisson-map) defect ≤ 1e-7 if claimed, ≥ 1e-5 if not
+//   conserves      every claimed invariant within round-off over 2000 steps
+//   allocations    none in do_step after the first step
+// Tolerances: solves stop at ≤ 10 ε; central differences with ε = 1e-5 leave ~1e-10 (see
+// diagnostics/symplecticity.hpp); 2000 steps of round-off random walk stay below ~1e-13.
+#pragma once
+
+#include <boost/test/unit_test.hpp>
+
+#include <string_view>
+#include <vector>
+
+#include "geomint/catalogue.hpp"
+#include "geomint/diagnostics/allocation_counter.hpp"
+#include "geomint/diagnostics/invariant_drift.hpp"
+#include "geomint/diagnostics/observed_order.hpp"
+#include "geomint/diagnostics/reversibility.hpp"
+
+namespace verification {
+
+namespace dx = geomint::diagnostics;
+
+struct order_check {
+  double t_end;
+  std::vector<int> counts;
+  double tolerance = 0.25;  ///< on the slope
+};
+
+/// Catalogue row, order, symmetry and allocations of Stepper on (sys, x0); reference: the end
+/// state at t_end of a far more accurate run.
+template <class Stepper, class System, class State>
+void check_common(std::string_view id, const System& sys, const State& x0, const State& reference,
+                  const order_check& oc, double h_symmetry = 0.1) {
+  using p = geomint::properties_of<Stepper>;
+  const geomint::method_entry* e = geomint::find_method_entry(id);
+  BOOST_TEST_REQUIRE(e != nullptr, "not in the catalogue: " << id);
+  BOOST_TEST(geomint::catalogue_matches<Stepper>(*e), id << ": the type's properties differ from the catalogue");
+  BOOST_TEST(p::order == e->order);
+
+  const double order = dx::observed_order(Stepper(), sys, x0, reference, oc.t_end, oc.counts).order;
+  BOOST_TEST_MESSAGE(id << ": observed order " << order);
+  BOOST_TEST(std::fabs(order - p::order) <= oc.tolerance, id << ": observed order " << order << ", claimed " << p::order);
+
+  const double reversibility = dx::reversibility_defect(Stepper(), sys, x0, 0.0, h_symmetry);
+  BOOST_TEST_MESSAGE(id << ": reversibility defect " << reversibility);
+  if (p::symmetric) BOOST_TEST(reversibility <= 1e-12, id << ": claims symmetric, defect " << reversibility);
+  else BOOST_TEST(reversibility >= 1e-8, id << ": claims not symmetric, defect " << reversibility);
+
+  Stepper stepper;
+  State x = x0;
+  stepper.do_step(sys, x, 0.0, 0.01);
+  const dx::allocation_scope scope;
+  for (int k = 1; k < 50; ++k) stepper.do_step(sys, x, 0.01 * k, 0.01);
+  BOOST_TEST(scope.count() == 0, id << ": allocates in do_step");
+}
+
+/// The largest relative change of each invariant over `steps` steps.
+template <class Stepper, class System, class State, class Invariant>
+double drift(const System& sys, const State& x0, double h, long steps, Invariant&& invariant) {
+  Stepper stepper;
+  State x = x0;
+  return dx::invariant_drift(stepper, sys, x, 0.0, h, steps, invariant).max_deviation;
+}
+
+}  // namespace verification
