@@ -34,8 +34,12 @@ struct parameter {
   std::string name;
   double value = 0;
   std::string meaning;
+  std::string unit;      ///< e.g. "kg", "m/s^2", "rad"; "1" for a dimensionless number
   bool integer = false;  ///< must be a whole number (e.g. the number of links)
 };
+
+/// A number for a message: printf's %g ("-1", "1e+300", "0.1"), never 300 digits or "-0.000000".
+std::string format_number(double v);
 
 /// Named parameter values after --set overrides.
 class parameter_values {
