@@ -1,9 +1,9 @@
-// The geomint command: list, run and compare geometric time steppers (README, "The geomint
-// command"). Problems, methods and reference solvers register themselves from their family's
-// translation unit (cli/registry.hpp); this file only parses the command line and drives.
+// The geomint command: list, run and compare geometric time steppers (docs/cli.md). Problems,
+// methods and reference solvers register themselves from their family's translation unit
+// (cli/registry.hpp); this file only parses the command line and drives.
 //
 // Exit codes: 0 success, 1 usage error, 2 an integration failed (geomint::step_error or a
-// reference solver's failure), 3 I/O error, 130 interrupted (SIGINT).
+// reference solver's failure), 3 I/O error, 130 interrupted (SIGINT), 143 terminated (SIGTERM).
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -13,19 +13,34 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <set>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "cli/driver.hpp"
 #include "cli/plots.hpp"
 #include "cli/registry.hpp"
 
+#ifndef GEOMINT_VERSION
+#error "GEOMINT_VERSION is defined by src/CMakeLists.txt"
+#endif
+
 using namespace geomint::cli;
 
 namespace {
 
-enum exit_code { exit_ok = 0, exit_usage = 1, exit_failure = 2, exit_io = 3, exit_interrupted = 130 };
+enum exit_code { exit_ok = 0, exit_usage = 1, exit_failure = 2, exit_io = 3 };
+/// 128 + the signal's number, as a shell reports it: 130 for SIGINT, 143 for SIGTERM.
+int exit_signal(int signal) { return 128 + signal; }
+
+/// After a SIGINT or SIGTERM: says so (stderr) and gives the exit code.
+int stopped_by_signal() {
+  std::fprintf(stderr, "geomint: stopped by %s; the files written so far are complete\n",
+               signal_name(interrupted).c_str());
+  return exit_signal(interrupted);
+}
 
 const char* usage_text =
     "usage:\n"
@@ -33,12 +48,57 @@ const char* usage_text =
     "  geomint run PROBLEM --method ID --dt H --t-end T [--out DIR] [--every K] [--set name=value ...]\n"
     "  geomint compare PROBLEM --methods A,B,... [--dt H] [--t-end T] [--ida RTOL|off] [--dopri5 RTOL|off]\n"
     "                  [--out DIR] [--set name=value ...] [--no-work-precision]\n"
-    "  geomint help\n"
-    "exit codes: 0 ok, 1 usage error, 2 integration failure, 3 I/O error, 130 interrupted (Ctrl-C)\n";
+    "  geomint help [list|run|compare]      geomint VERB --help      geomint --version\n"
+    "options take their value as --name value or --name=value\n"
+    "exit codes: 0 ok, 1 usage error, 2 integration failure, 3 I/O error, 130 interrupted (SIGINT),\n"
+    "            143 terminated (SIGTERM)\n";
 
-void on_sigint(int) {
-  interrupted = 1;
-  std::signal(SIGINT, SIG_DFL);  // a second Ctrl-C terminates at once
+const char* list_help =
+    "usage: geomint list\n"
+    "Lists the problems (kind, description, parameters with their default, meaning and unit, the\n"
+    "methods and references available for each), the methods (alias, id, order, properties) and\n"
+    "the reference solvers.\n";
+
+const char* run_help =
+    "usage: geomint run PROBLEM --method ID --dt H --t-end T [--out DIR] [--every K] [--set name=value ...]\n"
+    "Integrates PROBLEM with one fixed-step method and writes DIR/<problem>_<method>.csv: t, the\n"
+    "state, and the invariant errors and residuals, every K steps and at the end.\n"
+    "  --method ID        a method's alias or id (geomint list shows those available for PROBLEM)\n"
+    "  --dt H             step size, > 0\n"
+    "  --t-end T          final time, >= 0; T/H steps (rounded)\n"
+    "  --out DIR          output directory, created if missing (default: out)\n"
+    "  --every K          sample every K steps (default: about 2000 rows)\n"
+    "  --set name=value   a problem parameter or initial value (repeatable; geomint list names them)\n"
+    "exit codes: 0 ok, 1 usage error, 2 the integration failed, 3 I/O error, 130 SIGINT, 143 SIGTERM\n";
+
+const char* compare_help =
+    "usage: geomint compare PROBLEM --methods A,B,... [--dt H] [--t-end T] [--ida RTOL|off] [--dopri5 RTOL|off]\n"
+    "                       [--out DIR] [--set name=value ...] [--no-work-precision]\n"
+    "Runs several methods and the adaptive references on PROBLEM, prints a table and writes\n"
+    "DIR/<problem>_summary.csv, <problem>_series_<method>.csv, <problem>_work_precision.csv and,\n"
+    "with gnuplot, PNG plots.\n"
+    "  --methods A,B,...  aliases or ids, comma-separated (spaces after commas are allowed)\n"
+    "  --dt H             step size (default 0.01)\n"
+    "  --t-end T          final time (default 100)\n"
+    "  --ida RTOL|off     tolerance of the IDA reference (constrained problems; default 1e-8)\n"
+    "  --dopri5 RTOL|off  tolerance of the dopri5 reference (constrained and Lie-Poisson problems;\n"
+    "                     default 1e-8)\n"
+    "  --out DIR          output directory, created if missing (default: out)\n"
+    "  --set name=value   a problem parameter or initial value (repeatable)\n"
+    "  --no-work-precision  skip the work-precision runs (each method at dt x 4, 2, 1, 1/2, 1/4,\n"
+    "                     each reference at rtol 1e-4, 1e-6, 1e-8, 1e-10)\n"
+    "exit codes: 0 ok, 1 usage error, 2 an integration failed, 3 I/O error, 130 SIGINT, 143 SIGTERM\n";
+
+const char* help_for(const std::string& verb) {
+  if (verb == "list") return list_help;
+  if (verb == "run") return run_help;
+  if (verb == "compare") return compare_help;
+  return nullptr;
+}
+
+void on_signal(int signal) {
+  interrupted = signal;
+  std::signal(signal, SIG_DFL);  // a second one terminates at once
 }
 
 double parse_number(const std::string& option, const std::string& text) {
@@ -63,78 +123,107 @@ std::vector<std::string> split(const std::string& s, char sep) {
   return out;
 }
 
-/// The command line after the subcommand: one positional argument (the problem) and options.
+std::string trim(const std::string& s) {
+  const std::size_t a = s.find_first_not_of(" \t"), b = s.find_last_not_of(" \t");
+  return a == std::string::npos ? "" : s.substr(a, b - a + 1);
+}
+
+std::string join(const std::vector<std::string>& v, const std::string& sep) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : sep) + x;
+  return s;
+}
+
+/// The command line after the verb: one positional argument (the problem) and options.
 struct arguments {
   std::string problem;
-  std::string method, methods, out = "out";
-  std::vector<std::string> sets;
+  std::string method, out = "out";
+  std::vector<std::string> methods, sets;
   double dt = NAN, t_end = NAN;
   long every = 0;
-  double ida = 1e-8, dopri5 = NAN;  // NAN: same as ida; 0: off
-  bool work_precision = true;
+  double ida = NAN, dopri5 = NAN;  // NAN: not given (1e-8); 0: off
+  bool work_precision = true, help = false;
 };
 
 arguments parse(const std::string& command, int argc, char** argv) {
   arguments a;
-  const auto is = [&](const char* name, const std::vector<std::string>& allowed_in) {
-    for (const auto& x : allowed_in)
-      if (x == name) return true;
-    return false;
-  };
   const std::vector<std::string> run_options{"--method", "--dt", "--t-end", "--out", "--every", "--set"};
   const std::vector<std::string> compare_options{"--methods", "--dt", "--t-end", "--ida", "--dopri5", "--out", "--set",
                                                  "--no-work-precision"};
   const auto& allowed = command == "run" ? run_options : compare_options;
+  std::set<std::string> seen;
   for (int i = 2; i < argc; ++i) {
     const std::string arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      a.help = true;
+      return a;
+    }
     if (arg.rfind("--", 0) != 0) {
       if (!a.problem.empty()) throw usage_error("unexpected argument '" + arg + "' (the problem is '" + a.problem + "')");
       a.problem = arg;
       continue;
     }
-    if (!is(arg.c_str(), allowed)) {
-      std::string valid;
-      for (const auto& o : allowed) valid += (valid.empty() ? "" : ", ") + o;
-      throw usage_error("unknown option '" + arg + "' for " + command + "; valid options: " + valid);
-    }
-    if (arg == "--no-work-precision") {
+    const std::size_t eq = arg.find('=');
+    const std::string name = arg.substr(0, eq);
+    if (std::find(allowed.begin(), allowed.end(), name) == allowed.end())
+      throw usage_error("unknown option '" + name + "' for " + command + "; valid options: " + join(allowed, ", "));
+    if (name != "--set" && !seen.insert(name).second) throw usage_error(name + " is given twice");
+    if (name == "--no-work-precision") {
+      if (eq != std::string::npos) throw usage_error(name + " takes no value");
       a.work_precision = false;
       continue;
     }
-    if (i + 1 >= argc) throw usage_error(arg + " needs a value");
-    const std::string v = argv[++i];
-    if (arg == "--method") a.method = v;
-    else if (arg == "--methods") a.methods = v;
-    else if (arg == "--out") a.out = v;
-    else if (arg == "--set") a.sets.push_back(v);
-    else if (arg == "--dt") {
-      a.dt = parse_number(arg, v);
+    std::string v;
+    if (eq != std::string::npos) {
+      v = arg.substr(eq + 1);
+    } else {
+      if (i + 1 >= argc) throw usage_error(name + " needs a value");
+      v = argv[++i];
+      if (v.rfind("--", 0) == 0) throw usage_error(name + " needs a value (found the option " + v + " instead)");
+    }
+    if (v.empty() && name != "--out") throw usage_error(name + " needs a value");
+    if (name == "--method") a.method = trim(v);
+    else if (name == "--methods") {
+      // "--methods a, b" reaches us as "a," "b": a list ending in a comma continues.
+      while (!v.empty() && v.back() == ',' && i + 1 < argc && std::string(argv[i + 1]).rfind("--", 0) != 0)
+        v += argv[++i];
+      for (const auto& id : split(v, ',')) {
+        if (trim(id).empty()) throw usage_error("--methods: empty method name in '" + v + "'");
+        a.methods.push_back(trim(id));
+      }
+    } else if (name == "--out") {
+      if (v.empty()) throw usage_error("--out: the output directory must not be empty (use . for this directory)");
+      a.out = v;
+    } else if (name == "--set") a.sets.push_back(v);
+    else if (name == "--dt") {
+      a.dt = parse_number(name, v);
       if (!(a.dt > 0)) throw usage_error("--dt must be > 0, got " + v);
-    } else if (arg == "--t-end") {
-      a.t_end = parse_number(arg, v);
+    } else if (name == "--t-end") {
+      a.t_end = parse_number(name, v);
       if (a.t_end < 0) throw usage_error("--t-end must be >= 0, got " + v);
-    } else if (arg == "--every") {
-      const double k = parse_number(arg, v);
+    } else if (name == "--every") {
+      const double k = parse_number(name, v);
       if (k < 1 || k != std::floor(k) || k > 1e12) throw usage_error("--every must be a whole number >= 1, got " + v);
       a.every = static_cast<long>(k);
-    } else if (arg == "--ida" || arg == "--dopri5") {
-      double& tol = arg == "--ida" ? a.ida : a.dopri5;
-      tol = v == "off" ? 0.0 : parse_number(arg, v);
-      if (v != "off" && !(tol > 0 && tol < 1)) throw usage_error(arg + " must be a tolerance in (0, 1) or 'off', got " + v);
+    } else if (name == "--ida" || name == "--dopri5") {
+      double& tol = name == "--ida" ? a.ida : a.dopri5;
+      tol = v == "off" ? 0.0 : parse_number(name, v);
+      if (v != "off" && !(tol > 0 && tol < 1)) throw usage_error(name + " must be a tolerance in (0, 1) or 'off', got " + v);
     }
   }
   if (a.problem.empty()) throw usage_error(command + ": which problem? (geomint list shows them)");
   return a;
 }
 
-std::unique_ptr<problem_instance> build_problem(const arguments& a, const problem_descriptor& d) {
+parameter_values build_parameters(const arguments& a, const problem_descriptor& d) {
   parameter_values values(d.parameters);
   for (const auto& s : a.sets) {
     const std::size_t eq = s.find('=');
     if (eq == std::string::npos || eq == 0) throw usage_error("--set expects name=value, got '" + s + "'");
-    values.set(s.substr(0, eq), parse_number("--set " + s.substr(0, eq), s.substr(eq + 1)), d.name);
+    const std::string name = trim(s.substr(0, eq));
+    values.set(name, parse_number("--set " + name, trim(s.substr(eq + 1))), d.name);
   }
-  return d.make(values);
+  return values;
 }
 
 step_plan make_plan(double dt, double t_end, long every, long target_samples) {
@@ -142,12 +231,14 @@ step_plan make_plan(double dt, double t_end, long every, long target_samples) {
   p.dt = dt;
   p.t_end = t_end;
   const double n = std::round(t_end / dt);
-  if (n > 1e11) throw usage_error("--t-end / --dt asks for " + std::to_string(n) + " steps; that is too many");
+  if (n > 1e11)
+    throw usage_error("--t-end / --dt = " + format_number(t_end) + " / " + format_number(dt) + " asks for " +
+                      format_number(n) + " steps; at most 1e+11 are allowed");
   p.steps = static_cast<long>(n);
   if (t_end > 0 && p.steps == 0) throw usage_error("--t-end must be 0 or at least --dt/2");
   if (std::fabs(static_cast<double>(p.steps) * dt - t_end) > 1e-9 * std::fmax(1.0, t_end))
-    std::printf("note: t-end is not a multiple of dt; integrating %ld steps to t = %.12g\n", p.steps,
-                static_cast<double>(p.steps) * dt);
+    std::fprintf(stderr, "geomint: note: t-end is not a multiple of dt; integrating %ld steps to t = %.12g\n", p.steps,
+                 static_cast<double>(p.steps) * dt);
   p.every = every > 0 ? every : std::max(1L, p.steps / target_samples);
   return p;
 }
@@ -162,20 +253,42 @@ void make_directory(const std::string& dir) {
   }
 }
 
+/// The comment lines opening every CSV file: what wrote it and with which data, enough to redo
+/// the run (parameters written exactly).
+struct csv_preamble {
+  std::string problem;
+  std::vector<parameter> parameters;
+  void write(csv_file& f, const std::vector<std::pair<std::string, std::string>>& fields) const {
+    f.comment("geomint " GEOMINT_VERSION);
+    f.comment("problem: " + problem);
+    std::string p;
+    for (const auto& x : parameters) p += (p.empty() ? "" : " ") + x.name + "=" + exact_number(x.value);
+    f.comment("parameters: " + (p.empty() ? std::string("(none)") : p));
+    for (const auto& [key, value] : fields) f.comment(key + ": " + value);
+  }
+};
+
 std::string yes_no(bool b) { return b ? "yes" : "no"; }
 
 int list_command() {
   std::printf("Problems (geomint run PROBLEM ...; parameters settable with --set name=value):\n");
   for (const auto& [name, p] : problems()) {
-    std::printf("\n  %s  [%s]\n    %s\n    parameters:", name.c_str(), p.kind.c_str(), p.description.c_str());
-    for (const auto& par : p.parameters) std::printf(" %s=%g", par.name.c_str(), par.value);
-    std::printf("\n    methods:");
+    std::printf("\n  %s  [%s]\n    %s\n", name.c_str(), p.kind.c_str(), p.description.c_str());
+    if (p.parameters.empty()) std::printf("    parameters: none\n");
+    else std::printf("    parameters (default, meaning [unit]):\n");
+    for (const auto& par : p.parameters)
+      std::printf("      %-16s %-10g %s [%s]\n", par.name.c_str(), par.value, par.meaning.c_str(), par.unit.c_str());
+    std::printf("    methods:");
     for (const auto& m : methods())
       if (m.problems.count(name)) std::printf(" %s", m.properties.alias.c_str());
     std::printf("\n    references:");
+    bool any = false;
     for (const auto& r : references())
-      if (r.problems.count(name)) std::printf(" %s", r.id.c_str());
-    std::printf("\n");
+      if (r.problems.count(name)) {
+        std::printf(" %s", r.id.c_str());
+        any = true;
+      }
+    std::printf("%s\n", any ? "" : " none");
   }
   std::printf("\nMethods (--method accepts the alias or the id):\n");
   std::printf("  %-24s %-38s %5s %10s %9s %6s %8s %8s  %s\n", "alias", "id", "order", "symplectic", "symmetric", "energy",
@@ -204,84 +317,136 @@ int run_command(const arguments& a) {
   if (std::isnan(a.t_end)) throw usage_error("run: --t-end is required");
   const problem_descriptor& d = find_problem(a.problem);
   const method_descriptor& m = find_method(a.method, a.problem);
-  const auto problem = build_problem(a, d);
+  const parameter_values values = build_parameters(a, d);
+  const auto problem = d.make(values);
   const step_plan plan = make_plan(a.dt, a.t_end, a.every, 2000);
   make_directory(a.out);
   csv_file csv(a.out + "/" + a.problem + "_" + m.properties.alias + ".csv");
-  const run_summary s = run_method(*problem, m, a.problem, plan, &csv, true, true);
-  csv.close();
+  csv_preamble{a.problem, values.all()}.write(
+      csv, {{"method", m.properties.id + " (" + m.properties.alias + ")"},
+            {"dt", exact_number(a.dt)},
+            {"t_end", exact_number(a.t_end)},
+            {"steps", std::to_string(plan.steps)},
+            {"every", std::to_string(plan.every)}});
   std::printf("%s, %s (%s), dt = %g, t-end = %g, every %ld steps -> %s\n", a.problem.c_str(),
               m.properties.alias.c_str(), m.properties.id.c_str(), a.dt, a.t_end, plan.every, csv.path().c_str());
-  print_summary({s});
-  if (s.interrupted) return exit_interrupted;
+  print_table_header();
+  const run_summary s = run_method(*problem, m, a.problem, plan, &csv, true, true);
+  csv.close();
+  print_table_row(s);
+  if (interrupted) return stopped_by_signal();
   return s.ok ? exit_ok : exit_failure;
 }
 
-/// One work–precision row: method, setting, status, max energy error, final constraint, CPU s, steps.
-void work_precision_row(csv_file& f, const run_summary& s) {
-  char b[256];
-  std::snprintf(b, sizeof b, "%.6e,%.6e,%.6e,%ld", s.max_energy_error, s.final_constraint,
-                std::fmax(s.cpu_seconds, 1e-6), s.steps);
-  f.text_row({s.method, s.setting, s.status(), b});
+/// The methods of --methods, each once (an alias and its id are the same method).
+std::vector<const method_descriptor*> find_methods(const arguments& a) {
+  std::vector<const method_descriptor*> ms;
+  for (const auto& id : a.methods) {
+    const method_descriptor* m = &find_method(id, a.problem);
+    if (std::find(ms.begin(), ms.end(), m) != ms.end())
+      std::fprintf(stderr, "geomint: note: --methods names %s more than once; it runs once\n", m->properties.alias.c_str());
+    else ms.push_back(m);
+  }
+  return ms;
+}
+
+/// The references a compare runs, with their tolerance. An option for a reference the problem
+/// does not have is an error (or, for `off`, a note).
+std::vector<std::pair<const reference_descriptor*, double>> find_references(const arguments& a,
+                                                                              const problem_descriptor& d) {
+  struct choice {
+    const char* option;
+    const char* id;
+    double value;
+  };
+  std::vector<std::pair<const reference_descriptor*, double>> refs;
+  for (const choice& c : {choice{"--ida", "ida_ggl", a.ida}, choice{"--dopri5", "odeint_dopri5", a.dopri5}}) {
+    const reference_descriptor* r = find_reference(c.id);
+    const bool applies = r && r->problems.count(a.problem);
+    if (!applies && !std::isnan(c.value)) {
+      std::string which;
+      if (r)
+        for (const auto& [name, f] : r->problems) which += (which.empty() ? "" : ", ") + name;
+      const std::string why = std::string(c.option) + " does not apply: problem '" + a.problem + "' (" + d.kind +
+                              ") has no " + c.id + " reference" +
+                              (which.empty() ? std::string(" in this build") : "; it has one for: " + which);
+      if (c.value != 0) throw usage_error(why);
+      std::fprintf(stderr, "geomint: note: %s\n", why.c_str());
+    }
+    const double tol = std::isnan(c.value) ? 1e-8 : c.value;
+    if (applies && tol > 0) refs.emplace_back(r, tol);
+  }
+  return refs;
 }
 
 int compare_command(const arguments& a) {
   if (a.methods.empty()) throw usage_error("compare: --methods A,B,... is required");
   const problem_descriptor& d = find_problem(a.problem);
-  std::vector<const method_descriptor*> ms;
-  for (const auto& id : split(a.methods, ',')) ms.push_back(&find_method(id, a.problem));
-  const auto problem = build_problem(a, d);
+  const std::vector<const method_descriptor*> ms = find_methods(a);
+  const auto refs = find_references(a, d);
+  const parameter_values values = build_parameters(a, d);
+  const auto problem = d.make(values);
   const double dt = std::isnan(a.dt) ? 0.01 : a.dt, t_end = std::isnan(a.t_end) ? 100.0 : a.t_end;
   const step_plan plan = make_plan(dt, t_end, 0, 1000);
   std::vector<double> sample_times;
   for (long k = plan.every; k < plan.steps; k += plan.every) sample_times.push_back(static_cast<double>(k) * dt);
   if (plan.steps > 0) sample_times.push_back(static_cast<double>(plan.steps) * dt);
 
-  std::vector<std::pair<const reference_descriptor*, double>> refs;
-  const double dopri_tol = std::isnan(a.dopri5) ? a.ida : a.dopri5;
-  for (const auto& [id, tol] : {std::pair<std::string, double>{"ida_ggl", a.ida}, {"odeint_dopri5", dopri_tol}}) {
-    const reference_descriptor* r = find_reference(id);
-    if (tol > 0 && r && r->problems.count(a.problem)) refs.emplace_back(r, tol);
-  }
-
   make_directory(a.out);
   const std::string prefix = a.out + "/" + a.problem;
+  const csv_preamble preamble{a.problem, values.all()};
+  const std::pair<std::string, std::string> t_end_field{"t_end", exact_number(t_end)};
   std::printf("%s: dt = %g, t-end = %g (%ld steps), samples every %ld steps; output in %s/\n", a.problem.c_str(), dt,
               t_end, plan.steps, plan.every, a.out.c_str());
+  print_table_header();
   std::vector<run_summary> rows;
   std::vector<std::string> labels;
   for (const method_descriptor* m : ms) {
     if (interrupted) break;
     csv_file csv(prefix + "_series_" + m->properties.alias + ".csv");
+    preamble.write(csv, {{"method", m->properties.id + " (" + m->properties.alias + ")"},
+                         {"dt", exact_number(dt)},
+                         t_end_field});
     rows.push_back(run_method(*problem, *m, a.problem, plan, &csv, false, true));
     csv.close();
+    print_table_row(rows.back());
     labels.push_back(m->properties.alias);
   }
   for (const auto& [r, tol] : refs) {
     if (interrupted) break;
     csv_file csv(prefix + "_series_" + r->id + ".csv");
+    preamble.write(csv, {{"reference", r->id}, {"tolerance", exact_number(tol) + " (rtol = atol)"}, t_end_field});
     rows.push_back(run_reference(*problem, *r, a.problem, t_end, tol, sample_times, &csv, true));
     csv.close();
+    print_table_row(rows.back());
     labels.push_back(r->id);
   }
-  print_summary(rows);
-  write_summary_csv(prefix + "_summary.csv", rows);
+  {
+    csv_file summary(prefix + "_summary.csv");
+    preamble.write(summary, {{"dt", exact_number(dt)}, t_end_field});
+    summary.header(summary_columns());
+    for (const auto& r : rows) summary.text_row(summary_cells(r));
+    summary.close();
+  }
   bool failed = false;
   for (const auto& r : rows) failed |= !r.ok && !r.interrupted;
 
   std::vector<std::string> wp_methods;
   if (a.work_precision && !interrupted) {
     std::printf("\nwork-precision (max energy error against CPU time):\n");
+    print_table_header();
     csv_file wp(prefix + "_work_precision.csv");
-    wp.header({"method", "setting", "status", "max_energy_error", "final_constraint_residual", "cpu_seconds", "steps"});
-    std::vector<run_summary> wp_rows;
+    preamble.write(wp, {{"dt", exact_number(dt) + " (methods at dt x 4, 2, 1, 1/2, 1/4)"},
+                        {"tolerances", "references at rtol = atol = 1e-4, 1e-6, 1e-8, 1e-10"},
+                        t_end_field});
+    wp.header(summary_columns());
     for (std::size_t i = 0; i < ms.size() && !interrupted; ++i) {
       for (double f : {4.0, 2.0, 1.0, 0.5, 0.25}) {
         if (interrupted) break;
         run_summary s = f == 1.0 ? rows[i] : run_method(*problem, *ms[i], a.problem, make_plan(dt * f, t_end, 0, 200),
                                                         nullptr, false, true);
-        work_precision_row(wp, s);
-        wp_rows.push_back(s);
+        wp.text_row(summary_cells(s));
+        print_table_row(s, f != 1.0);  // the dt run's failure was reported above
       }
       wp_methods.push_back(ms[i]->properties.alias);
     }
@@ -289,13 +454,12 @@ int compare_command(const arguments& a) {
       for (double t : {1e-4, 1e-6, 1e-8, 1e-10}) {
         if (interrupted) break;
         run_summary s = run_reference(*problem, *r, a.problem, t_end, t, sample_times, nullptr, true);
-        work_precision_row(wp, s);
-        wp_rows.push_back(s);
+        wp.text_row(summary_cells(s));
+        print_table_row(s);
       }
       wp_methods.push_back(r->id);
     }
     wp.close();
-    print_summary(wp_rows);
   }
 
   plot_request pr;
@@ -311,8 +475,9 @@ int compare_command(const arguments& a) {
   std::printf("\nwritten: %s_summary.csv, %s_series_*.csv%s\n", prefix.c_str(), prefix.c_str(),
               pr.work_precision ? (", " + prefix + "_work_precision.csv").c_str() : "");
   for (const auto& png : pngs) std::printf("plot: %s\n", png.c_str());
-  if (!message.empty()) std::printf("%s\n", message.c_str());
-  if (interrupted) return exit_interrupted;
+  std::fflush(stdout);
+  if (!message.empty()) std::fprintf(stderr, "geomint: note: %s\n", message.c_str());
+  if (interrupted) return stopped_by_signal();
   return failed ? exit_failure : exit_ok;
 }
 
@@ -320,22 +485,43 @@ int compare_command(const arguments& a) {
 
 int main(int argc, char** argv) {
   struct sigaction sa {};
-  sa.sa_handler = on_sigint;
+  sa.sa_handler = on_signal;
   sigemptyset(&sa.sa_mask);
   sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+  const std::string command = argc >= 2 ? argv[1] : "";
   try {
     if (argc < 2) throw usage_error("no command given");
-    const std::string command = argv[1];
-    if (command == "help" || command == "--help" || command == "-h") {
-      std::printf("%s", usage_text);
+    if (command == "--version" || command == "version") {
+      std::printf("geomint %s\n", GEOMINT_VERSION);
       return exit_ok;
     }
-    if (command == "list") return list_command();
-    if (command == "run") return run_command(parse(command, argc, argv));
-    if (command == "compare") return compare_command(parse(command, argc, argv));
+    if (command == "help" || command == "--help" || command == "-h") {
+      const char* text = argc >= 3 ? help_for(argv[2]) : usage_text;
+      if (!text) throw usage_error("help: unknown command '" + std::string(argv[2]) + "'; valid: list, run, compare");
+      std::printf("%s", text);
+      return exit_ok;
+    }
+    if (command == "list") {
+      if (argc >= 3 && (std::string(argv[2]) == "--help" || std::string(argv[2]) == "-h")) {
+        std::printf("%s", list_help);
+        return exit_ok;
+      }
+      if (argc >= 3) throw usage_error("list takes no arguments, got '" + std::string(argv[2]) + "'");
+      return list_command();
+    }
+    if (command == "run" || command == "compare") {
+      const arguments a = parse(command, argc, argv);
+      if (a.help) {
+        std::printf("%s", help_for(command));
+        return exit_ok;
+      }
+      return command == "run" ? run_command(a) : compare_command(a);
+    }
     throw usage_error("unknown command '" + command + "'; valid commands: list, run, compare, help");
   } catch (const usage_error& e) {
-    std::fprintf(stderr, "geomint: %s\n%s", e.what(), usage_text);
+    const char* help = help_for(command);
+    std::fprintf(stderr, "geomint: %s\n%s", e.what(), help ? help : usage_text);
     return exit_usage;
   } catch (const io_error& e) {
     std::fprintf(stderr, "geomint: I/O error: %s\n", e.what());

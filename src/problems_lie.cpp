@@ -21,19 +21,30 @@ const registration problems_lie([] {
   add_problem({"free-rigid-body",
                "free rigid body on so(3)*, y = body angular momentum (Engo-Faltinsen 1999, §6.1 data); Casimir |y|",
                "lie-poisson",
-               {{"I1", 7.0 / 8, "principal moment 1"}, {"I2", 5.0 / 8, "principal moment 2"}, {"I3", 1.0 / 4, "principal moment 3"},
-                {"y1", 0.875, "initial body angular momentum"}, {"y2", 0.625, ""}, {"y3", 0.25, ""}},
+               {{"I1", 7.0 / 8, "principal moment of inertia 1 (dimensionless model)", "1"},
+                {"I2", 5.0 / 8, "principal moment of inertia 2", "1"}, {"I3", 1.0 / 4, "principal moment of inertia 3", "1"},
+                {"y1", 0.875, "initial body angular momentum 1", "1"}, {"y2", 0.625, "initial body angular momentum 2", "1"},
+                {"y3", 0.25, "initial body angular momentum 3", "1"}},
                [](const parameter_values& v) {
                  const free_rigid_body sys(vector<3>(positive(v, "I1"), positive(v, "I2"), positive(v, "I3")));
                  return std::make_unique<lie_poisson_problem<free_rigid_body>>(sys, vector<3>(v["y1"], v["y2"], v["y3"]));
                }});
   add_problem({"heavy-top-se3",
                "heavy top on se(3)*, y = (u, v) (Engo-Faltinsen 1999, §6.2 data); Casimirs |v|, u.v", "lie-poisson",
-               {{"I1", 7.0 / 8, "principal moment 1"}, {"I2", 7.0 / 8, ""}, {"I3", 2.0 / 8, ""}, {"mass", 1.0, "M"},
-                {"gravity", 9.81, "g"}, {"length", std::sqrt(3.0) / 2, "l"}, {"chi_x", 0, "unit vector to the centre of mass"},
-                {"chi_y", 0, ""}, {"chi_z", 1, ""}, {"u1", 0, "initial body angular momentum"}, {"u2", 0, ""},
-                {"u3", 0.25, ""}, {"v1", 0, "initial direction of gravity in the body"}, {"v2", -0.195090, ""},
-                {"v3", 0.980785, ""}},
+               {{"I1", 7.0 / 8, "principal moment of inertia 1", "kg m^2"},
+                {"I2", 7.0 / 8, "principal moment of inertia 2", "kg m^2"},
+                {"I3", 2.0 / 8, "principal moment of inertia 3", "kg m^2"}, {"mass", 1.0, "mass M", "kg"},
+                {"gravity", 9.81, "gravitational acceleration g", "m/s^2"},
+                {"length", std::sqrt(3.0) / 2, "distance l from the fixed point to the centre of mass", "m"},
+                {"chi_x", 0, "body direction to the centre of mass, x (the direction is normalized)", "1"},
+                {"chi_y", 0, "body direction to the centre of mass, y", "1"},
+                {"chi_z", 1, "body direction to the centre of mass, z", "1"},
+                {"u1", 0, "initial body angular momentum 1", "kg m^2/s"},
+                {"u2", 0, "initial body angular momentum 2", "kg m^2/s"},
+                {"u3", 0.25, "initial body angular momentum 3", "kg m^2/s"},
+                {"v1", 0, "initial direction of gravity in the body, 1", "1"},
+                {"v2", -0.195090, "initial direction of gravity in the body, 2", "1"},
+                {"v3", 0.980785, "initial direction of gravity in the body, 3", "1"}},
                [](const parameter_values& v) {
                  heavy_top_se3_parameters p;
                  p.inertia = vector<3>(positive(v, "I1"), positive(v, "I2"), positive(v, "I3"));
@@ -55,7 +66,7 @@ const registration problems_lie([] {
   add_problem({"sine-euler-su3",
                "Zeitlin's su(3) truncation of 2D ideal flow (Engo-Faltinsen 1999, §6.3), random vorticity; Casimirs "
                "tr(W^k)/3",
-               "lie-poisson", {{"seed", 1999, "seed of the random initial vorticity", true}},
+               "lie-poisson", {{"seed", 1999, "seed of the random initial vorticity (a whole number)", "1", true}},
                [](const parameter_values& v) {
                  if (v["seed"] < 0 || v["seed"] > 4294967295.0) throw usage_error("--set seed: must be in 0 ... 2^32 - 1");
                  return std::make_unique<lie_poisson_problem<sine_euler_su3>>(

@@ -11,9 +11,11 @@ const registration problems_riemannian([] {
                "a particle on the ellipsoid sum y_i^2/a_i^2 = 1 with V = mu y3, in x = y/a on the unit sphere "
                "(Leimkuhler-Patrick 1996, §2); the axial momentum is conserved when a1 = a2",
                "riemannian",
-               {{"mass", 1.0, "mass"}, {"a1", 1.0, "semi-axis 1"}, {"a2", 1.0, "semi-axis 2"}, {"a3", 0.6, "semi-axis 3"},
-                {"mu", 1.0, "V = mu y3"}, {"theta", 2.0, "initial polar angle"},
-                {"omega_azimuthal", 1.3, "initial azimuthal rate"}, {"omega_polar", 0.4, "initial polar rate"}},
+               {{"mass", 1.0, "mass (dimensionless model)", "1"}, {"a1", 1.0, "semi-axis 1", "1"},
+                {"a2", 1.0, "semi-axis 2", "1"}, {"a3", 0.6, "semi-axis 3", "1"},
+                {"mu", 1.0, "potential V = mu y3", "1"}, {"theta", 2.0, "initial polar angle of x on the unit sphere", "rad"},
+                {"omega_azimuthal", 1.3, "initial azimuthal rate of x", "rad/time"},
+                {"omega_polar", 0.4, "initial polar rate of x", "rad/time"}},
                [](const parameter_values& v) {
                  particle_on_ellipsoid_parameters p;
                  p.mass = positive(v, "mass");
@@ -33,8 +35,8 @@ const registration problems_riemannian([] {
                "the double spherical pendulum in relative coordinates on S^2 x S^2 (dense constant mass); same data "
                "as double-spherical-pendulum; Lz conserved",
                "riemannian",
-               {{"m1", 2.0, "mass 1"}, {"m2", 3.5, "mass 2"}, {"l1", 4.0, "rod 1"}, {"l2", 3.0, "rod 2"},
-                {"gravity", 9.81, "g"}},
+               {{"m1", 2.0, "mass 1", "kg"}, {"m2", 3.5, "mass 2", "kg"}, {"l1", 4.0, "rod 1 (pivot to mass 1)", "m"},
+                {"l2", 3.0, "rod 2 (mass 1 to mass 2)", "m"}, {"gravity", 9.81, "gravitational acceleration", "m/s^2"}},
                [](const parameter_values& v) {
                  const double_spherical_pendulum_parameters p = double_pendulum_parameters(v);
                  const double_spherical_pendulum_s2 sys(p);
@@ -47,10 +49,16 @@ const registration problems_riemannian([] {
                "the heavy top on SO(3) with its bi-invariant metric (Leimkuhler-Patrick 1996, §5.2); k.(q Pi) is "
                "conserved",
                "riemannian",
-               {{"I1", 1.0, "principal moment 1"}, {"I2", 2.0, "principal moment 2"}, {"I3", 3.0, "principal moment 3"},
-                {"c", 1.0, "m g l"}, {"chi_x", 0.0, "body vector to the centre of mass"}, {"chi_y", 0.0, ""},
-                {"chi_z", 1.0, ""}, {"tilt", 0.7, "initial tilt about the spatial x axis [rad]"},
-                {"omega1", 0.3, "initial body angular velocity"}, {"omega2", -0.2, ""}, {"omega3", 4.0, ""}},
+               {{"I1", 1.0, "principal moment of inertia 1 (dimensionless model)", "1"},
+                {"I2", 2.0, "principal moment of inertia 2", "1"}, {"I3", 3.0, "principal moment of inertia 3", "1"},
+                {"c", 1.0, "m g l: mass x gravity x distance to the centre of mass", "1"},
+                {"chi_x", 0.0, "body vector to the centre of mass, x", "1"},
+                {"chi_y", 0.0, "body vector to the centre of mass, y", "1"},
+                {"chi_z", 1.0, "body vector to the centre of mass, z", "1"},
+                {"tilt", 0.7, "initial tilt about the spatial x axis", "rad"},
+                {"omega1", 0.3, "initial body angular velocity 1", "rad/time"},
+                {"omega2", -0.2, "initial body angular velocity 2", "rad/time"},
+                {"omega3", 4.0, "initial body angular velocity 3", "rad/time"}},
                [](const parameter_values& v) {
                  heavy_top_so3_parameters p;
                  p.i1 = positive(v, "I1");

@@ -4,12 +4,13 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
-#include <iomanip>
 
 #include "geomint/core/step_error.hpp"
 
@@ -19,8 +20,6 @@ namespace {
 double wall_seconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
-/// Thrown from a reference solver's callbacks when SIGINT arrived.
-struct interrupt_signal {};
 }  // namespace
 
 double cpu_seconds() {
@@ -30,12 +29,37 @@ double cpu_seconds() {
 }
 
 // ---------------------------------------------------------------------------------------------
+std::string exact_number(double v) {
+  if (!std::isfinite(v)) return "nan";
+  char b[32];
+  const auto r = std::to_chars(b, b + sizeof b, v);
+  return std::string(b, r.ptr);
+}
+
+std::string csv_cell(const std::string& text) {
+  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
+  std::string q = "\"";
+  for (char c : text) q += c == '"' ? std::string("\"\"") : std::string(1, c == '\n' || c == '\r' ? ' ' : c);
+  return q + "\"";
+}
+
+std::string signal_name(int signal) {
+  if (signal == SIGINT) return "SIGINT";
+  if (signal == SIGTERM) return "SIGTERM";
+  return "signal " + std::to_string(signal);
+}
+
 csv_file::csv_file(const std::string& path) : path_(path), out_(path) {
   if (!out_) throw io_error("cannot write " + path + ": " + std::strerror(errno));
-  out_ << std::setprecision(12);
 }
 void csv_file::check() {
   if (!out_) throw io_error("write to " + path_ + " failed: " + std::strerror(errno));
+}
+void csv_file::comment(const std::string& text) {
+  std::string line = text;
+  std::replace(line.begin(), line.end(), '\n', ' ');
+  out_ << "# " << line << '\n';
+  check();
 }
 void csv_file::header(const std::vector<std::string>& columns) { text_row(columns); }
 void csv_file::text_row(const std::vector<std::string>& cells) {
@@ -44,7 +68,7 @@ void csv_file::text_row(const std::vector<std::string>& cells) {
   check();
 }
 void csv_file::row(const std::vector<double>& values) {
-  for (std::size_t i = 0; i < values.size(); ++i) out_ << (i ? "," : "") << values[i];
+  for (std::size_t i = 0; i < values.size(); ++i) out_ << (i ? "," : "") << exact_number(values[i]);
   out_ << '\n';
   check();
 }
@@ -103,10 +127,7 @@ std::vector<std::string> sampler::columns() const {
 
 void sampler::sample(double t, const std::vector<double>& state) {
   problem_.evaluate_invariants(state, values_);
-  if (first_) {
-    initial_ = values_;
-    first_ = false;
-  }
+  if (summary_.samples++ == 0) initial_ = values_;
   row_.clear();
   row_.push_back(t);
   if (with_state_) row_.insert(row_.end(), state.begin(), state.end());
@@ -131,37 +152,55 @@ void sampler::sample(double t, const std::vector<double>& state) {
 }
 
 // ---------------------------------------------------------------------------------------------
+namespace {
+/// The last line of a series CSV: how the run ended.
+void write_status(csv_file* csv, const run_summary& s) {
+  if (!csv) return;
+  std::string line = "status: " + s.status() + " at t = " + exact_number(s.t_reached);
+  if (s.interrupted) line += " (" + signal_name(s.interrupted) + ")";
+  if (!s.ok && !s.error.empty()) line += ": " + s.error;
+  csv->comment(line);
+}
+}  // namespace
+
 run_summary run_method(const problem_instance& problem, const method_descriptor& method, const std::string& problem_name,
                        const step_plan& plan, csv_file* csv, bool with_state, bool show_progress) {
   run_summary s;
   s.method = method.properties.alias;
-  char setting[64];
-  std::snprintf(setting, sizeof setting, "dt=%g", plan.dt);
-  s.setting = setting;
+  s.setting = "dt=" + format_number(plan.dt);
   sampler out(problem, s, csv, with_state);
   std::unique_ptr<runner> r = method.problems.at(problem_name)(problem);
   std::vector<double> state;
   r->state(state);
   out.sample(0.0, state);
   progress_bar bar(s.method + " " + s.setting);
-  long k = 0;
+  long k = 0, sampled = 0;
+  double c0 = 0;
   try {
     while (k < plan.steps && !interrupted) {
       const long block_end = std::min(plan.steps, k + plan.every);
-      const double c0 = cpu_seconds();
+      c0 = cpu_seconds();
       for (; k < block_end && !interrupted; ++k) r->step(static_cast<double>(k) * plan.dt, plan.dt);
       s.cpu_seconds += cpu_seconds() - c0;
       s.steps = k;
       r->state(state);
       out.sample(static_cast<double>(k) * plan.dt, state);
+      sampled = k;
       if (show_progress) bar.update(static_cast<double>(k) / static_cast<double>(plan.steps));
     }
   } catch (const geomint::step_error& e) {
+    s.cpu_seconds += cpu_seconds() - c0;
     s.steps = k;
     s.ok = false;
     s.error = e.what();
+    if (k > sampled) {  // the state before the failing step, the last good one
+      r->state(state);
+      out.sample(static_cast<double>(k) * plan.dt, state);
+    }
   }
-  s.interrupted = interrupted != 0;
+  bar.finish();
+  s.interrupted = interrupted;
+  write_status(csv, s);
   return s;
 }
 
@@ -170,9 +209,7 @@ run_summary run_reference(const problem_instance& problem, const reference_descr
                           const std::vector<double>& sample_times, csv_file* csv, bool show_progress) {
   run_summary s;
   s.method = reference.id;
-  char setting[64];
-  std::snprintf(setting, sizeof setting, "rtol=%g", tolerance);
-  s.setting = setting;
+  s.setting = "rtol=" + format_number(tolerance);
   sampler out(problem, s, csv, false);
   out.sample(0.0, problem.initial_state());
   progress_bar bar(s.method + " " + s.setting);
@@ -180,25 +217,19 @@ run_summary run_reference(const problem_instance& problem, const reference_descr
   req.t_end = t_end;
   req.tolerance = tolerance;
   req.sample_times = sample_times;
-  req.sample = [&](double t, const std::vector<double>& state) {
-    out.sample(t, state);
-    if (interrupted) throw interrupt_signal{};
-  };
+  req.sample = [&](double t, const std::vector<double>& state) { out.sample(t, state); };
   req.progress = [&](double t) {
     if (show_progress) bar.update(t / t_end);
-    if (interrupted) throw interrupt_signal{};
+    return interrupted == 0;
   };
-  try {
-    const reference_result r = reference.problems.at(problem_name)(problem, req);
-    s.steps = r.steps;
-    s.cpu_seconds = r.cpu_seconds;
-    s.ok = r.ok;
-    s.error = r.error;
-  } catch (const interrupt_signal&) {
-    s.interrupted = true;
-    s.error = "interrupted";
-  }
-  s.interrupted = s.interrupted || interrupted != 0;
+  const reference_result r = reference.problems.at(problem_name)(problem, req);
+  bar.finish();
+  s.steps = r.steps;
+  s.cpu_seconds = r.cpu_seconds;
+  s.ok = r.ok;
+  s.error = r.error;
+  s.interrupted = interrupted;  // r.stopped implies it
+  write_status(csv, s);
   return s;
 }
 
@@ -210,37 +241,45 @@ std::string sci(double v, bool present = true) {
   std::snprintf(b, sizeof b, "%.2e", v);
   return b;
 }
+/// A summary value for the CSV: empty when not applicable or not measured.
+std::string cell(double v, bool present = true) { return present ? exact_number(v) : ""; }
 }  // namespace
 
-void print_summary(const std::vector<run_summary>& rows) {
+void print_table_header() {
   std::printf("%-26s %-12s %-11s %10s %10s %10s %10s %10s %10s %9s %10s\n", "method", "setting", "status",
               "max|dE|", "final g", "final Gv", "max|dJ|", "max|dC|", "steps", "CPU s", "steps/s");
-  for (const auto& r : rows) {
-    const double rate = r.cpu_seconds > 0 ? static_cast<double>(r.steps) / r.cpu_seconds : 0;
-    std::printf("%-26s %-12s %-11s %10s %10s %10s %10s %10s %10ld %9.3f %10s\n", r.method.c_str(), r.setting.c_str(),
-                r.status().c_str(), sci(r.max_energy_error).c_str(), sci(r.final_constraint, r.has_constraint).c_str(),
-                sci(r.final_hidden_constraint, r.has_hidden_constraint).c_str(), sci(r.max_momentum_error, r.has_momentum).c_str(),
-                sci(r.max_casimir_error, r.has_casimir).c_str(), r.steps, r.cpu_seconds, sci(rate, rate > 0).c_str());
-  }
-  for (const auto& r : rows)
-    if (!r.ok && !r.error.empty())
-      std::printf("%s (%s) failed at t = %g: %s\n", r.method.c_str(), r.setting.c_str(), r.t_reached, r.error.c_str());
+  std::fflush(stdout);
 }
 
-void write_summary_csv(const std::string& path, const std::vector<run_summary>& rows) {
-  csv_file f(path);
-  f.header({"method", "setting", "status", "max_energy_error", "final_constraint_residual",
-            "final_hidden_constraint_residual", "max_constraint_residual", "max_momentum_error", "max_casimir_error",
-            "steps", "cpu_seconds", "steps_per_second", "t_reached"});
-  for (const auto& r : rows) {
-    char b[512];
-    const double rate = r.cpu_seconds > 0 ? static_cast<double>(r.steps) / r.cpu_seconds : 0;
-    std::snprintf(b, sizeof b, "%.6e,%.6e,%.6e,%.6e,%.6e,%.6e,%ld,%.6g,%.6g,%.12g", r.max_energy_error,
-                  r.final_constraint, r.final_hidden_constraint, r.max_constraint, r.max_momentum_error,
-                  r.max_casimir_error, r.steps, r.cpu_seconds, rate, r.t_reached);
-    f.text_row({r.method, r.setting, r.status(), b});
-  }
-  f.close();
+void print_table_row(const run_summary& r, bool with_reason) {
+  const double rate = r.cpu_seconds > 0 ? static_cast<double>(r.steps) / r.cpu_seconds : 0;
+  const bool m = r.measured();
+  std::printf("%-26s %-12s %-11s %10s %10s %10s %10s %10s %10ld %9.3f %10s\n", r.method.c_str(), r.setting.c_str(),
+              r.status().c_str(), sci(r.max_energy_error, m).c_str(), sci(r.final_constraint, m && r.has_constraint).c_str(),
+              sci(r.final_hidden_constraint, m && r.has_hidden_constraint).c_str(),
+              sci(r.max_momentum_error, m && r.has_momentum).c_str(), sci(r.max_casimir_error, m && r.has_casimir).c_str(),
+              r.steps, r.cpu_seconds, sci(rate, rate > 0).c_str());
+  std::fflush(stdout);
+  if (with_reason && !r.ok && !r.error.empty())
+    std::fprintf(stderr, "geomint: %s (%s) failed at t = %g: %s\n", r.method.c_str(), r.setting.c_str(), r.t_reached,
+                 r.error.c_str());
+}
+
+std::vector<std::string> summary_columns() {
+  return {"method", "setting", "status", "max_energy_error", "final_constraint_residual",
+          "final_hidden_constraint_residual", "max_constraint_residual", "max_momentum_error", "max_casimir_error",
+          "steps", "cpu_seconds", "steps_per_second", "t_reached", "reason"};
+}
+
+std::vector<std::string> summary_cells(const run_summary& r) {
+  const bool m = r.measured();
+  const double rate = r.cpu_seconds > 0 ? static_cast<double>(r.steps) / r.cpu_seconds : 0;
+  std::string reason = r.error;
+  if (r.interrupted) reason = "interrupted by " + signal_name(r.interrupted);
+  return {r.method, r.setting, r.status(), cell(r.max_energy_error, m), cell(r.final_constraint, m && r.has_constraint),
+          cell(r.final_hidden_constraint, m && r.has_hidden_constraint), cell(r.max_constraint, m && r.has_constraint),
+          cell(r.max_momentum_error, m && r.has_momentum), cell(r.max_casimir_error, m && r.has_casimir),
+          std::to_string(r.steps), cell(r.cpu_seconds), cell(rate, rate > 0), cell(r.t_reached), csv_cell(reason)};
 }
 
 }  // namespace geomint::cli

@@ -17,10 +17,14 @@ struct io_error : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// A CSV file; every write is checked (io_error).
+/// A CSV file; every write is checked (io_error). Numbers are written exactly: the shortest
+/// decimal that reads back to the same double (at most 17 significant digits), "nan" if not
+/// finite. Lines starting with '#' are comments (the header describing the run, the status at
+/// the end).
 class csv_file {
  public:
   explicit csv_file(const std::string& path);
+  void comment(const std::string& text);
   void header(const std::vector<std::string>& columns);
   void row(const std::vector<double>& values);
   void text_row(const std::vector<std::string>& cells);
@@ -32,6 +36,13 @@ class csv_file {
   std::string path_;
   std::ofstream out_;
 };
+
+/// v as the shortest decimal that reads back to the same double ("0.1", "1e-20"), or "nan".
+std::string exact_number(double v);
+/// A CSV cell: quoted (with "" for ") if it holds a comma, quote or line break.
+std::string csv_cell(const std::string& text);
+/// "SIGINT", "SIGTERM", or "signal N".
+std::string signal_name(int signal);
 
 /// A progress bar on stderr, drawn only when stderr is a terminal and the task has run for
 /// more than 2 s; at most ten redraws a second.
@@ -52,14 +63,17 @@ class progress_bar {
 /// maxima are over the samples.
 struct run_summary {
   std::string method, setting;  ///< e.g. "rattle", "dt=0.01" / "rtol=1e-08"
-  bool ok = true, interrupted = false;
-  std::string error;  ///< why it failed
-  long steps = 0;
+  bool ok = true;
+  int interrupted = 0;  ///< the signal that stopped the run (SIGINT, SIGTERM), or 0
+  std::string error;    ///< why it failed
+  long steps = 0, samples = 0;
   double t_reached = 0, cpu_seconds = 0;
   double max_energy_error = 0, max_momentum_error = 0, max_casimir_error = 0;
   double final_constraint = 0, final_hidden_constraint = 0, max_constraint = 0;
   bool has_constraint = false, has_hidden_constraint = false, has_momentum = false, has_casimir = false;
   std::string status() const { return interrupted ? "interrupted" : ok ? "ok" : "FAILED"; }
+  /// The errors were measured: there is a sample after the initial state.
+  bool measured() const { return samples > 1; }
 };
 
 /// Turns states into invariant errors, keeps the summary, and writes rows
@@ -75,7 +89,7 @@ class sampler {
   const problem_instance& problem_;
   run_summary& summary_;
   csv_file* csv_;
-  bool with_state_, first_ = true;
+  bool with_state_;
   std::vector<invariant> invariants_;
   std::vector<double> initial_, values_, row_;
 };
@@ -87,20 +101,28 @@ struct step_plan {
 };
 
 /// Integrates with a fixed-step method, sampling at step 0, every plan.every steps and the
-/// last. A geomint::step_error ends the run as failed (its message kept); SIGINT ends it as
-/// interrupted. CPU time counts the steps only.
+/// last. A geomint::step_error ends the run as failed (its message kept); SIGINT and SIGTERM
+/// end it as interrupted. Either way the last good state is sampled, and the CSV ends with a
+/// "# status: ..." line. CPU time counts the steps only.
 run_summary run_method(const problem_instance& problem, const method_descriptor& method, const std::string& problem_name,
                        const step_plan& plan, csv_file* csv, bool with_state, bool show_progress);
 
-/// Integrates with a reference solver at rtol = atol = tolerance, sampled at `sample_times`.
+/// Integrates with a reference solver at rtol = atol = tolerance, sampled at `sample_times`;
+/// the CSV ends with a "# status: ..." line.
 run_summary run_reference(const problem_instance& problem, const reference_descriptor& reference,
                           const std::string& problem_name, double t_end, double tolerance,
                           const std::vector<double>& sample_times, csv_file* csv, bool show_progress);
 
-/// Prints the summary table (stdout).
-void print_summary(const std::vector<run_summary>& rows);
-/// Writes the summary table as CSV.
-void write_summary_csv(const std::string& path, const std::vector<run_summary>& rows);
+/// The summary table on stdout, one row at a time as runs finish (each flushed); a failed run's
+/// reason goes to stderr (unless with_reason is false). Values not measured (no sample after
+/// t = 0) or not applicable: "-".
+void print_table_header();
+void print_table_row(const run_summary& row, bool with_reason = true);
+
+/// Summary CSV columns and one run's cells: not applicable or not measured values are empty,
+/// `status` says ok / FAILED / interrupted and `reason` why.
+std::vector<std::string> summary_columns();
+std::vector<std::string> summary_cells(const run_summary& row);
 
 /// CPU seconds of this process.
 double cpu_seconds();

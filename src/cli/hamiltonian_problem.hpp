@@ -42,7 +42,7 @@ inline double vertical_angular_momentum(const Eigen::VectorXd& q, const Eigen::V
 /// A value that must be > 0 (usage_error otherwise).
 inline double positive(const parameter_values& v, const std::string& name) {
   const double x = v[name];
-  if (!(x > 0)) throw usage_error("--set " + name + ": must be > 0, got " + std::to_string(x));
+  if (!(x > 0)) throw usage_error("--set " + name + ": must be > 0, got " + format_number(x));
   return x;
 }
 

@@ -83,8 +83,10 @@ std::vector<std::string> write_plots(const plot_request& r, std::string& message
          << ": work-precision (max energy error against CPU time; step sizes / tolerances)' noenhanced\n"
          << "set logscale x\nset format x '10^{%L}'\nset xlabel 'CPU s'\nset ylabel 'max |energy error|'\n"
          << "wp = '" << words(r.work_precision_methods) << "'\n"
+         // Columns as in the summary CSV: 1 method, 3 status, 4 max_energy_error, 11 cpu_seconds.
          << "plot for [m in wp] '" << p << "_work_precision.csv' using "
-         << "(strcol(1) eq m && strcol(3) eq 'ok' ? $6 : 1/0):(lfloor($4)) with linespoints title m\n";
+         << "(strcol(1) eq m && strcol(3) eq 'ok' ? ($11 > 1e-6 ? $11 : 1e-6) : 1/0):(lfloor($4)) "
+         << "with linespoints title m\n";
     if (!gp) throw io_error("write to " + r.directory + "/" + script + " failed");
   }
   const std::string cmd = "cd " + shell_quote(r.directory) + " && " + shell_quote(gnuplot) + " " + shell_quote(script) +

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace geomint::cli {
 
@@ -15,6 +16,12 @@ std::string join(const std::vector<std::string>& names) {
 }
 }  // namespace
 
+std::string format_number(double v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%g", v);
+  return b;
+}
+
 double parameter_values::operator[](const std::string& name) const {
   for (const auto& p : params_)
     if (p.name == name) return p.value;
@@ -26,7 +33,7 @@ void parameter_values::set(const std::string& name, double value, const std::str
   for (auto& p : params_) {
     if (p.name == name) {
       if (p.integer && value != std::floor(value))
-        throw usage_error("--set " + name + ": must be a whole number, got " + std::to_string(value));
+        throw usage_error("--set " + name + ": must be a whole number, got " + format_number(value));
       p.value = value;
       return;
     }

@@ -34,8 +34,12 @@ struct parameter {
   std::string name;
   double value = 0;
   std::string meaning;
+  std::string unit;      ///< e.g. "kg", "m/s^2", "rad"; "1" for a dimensionless number
   bool integer = false;  ///< must be a whole number (e.g. the number of links)
 };
+
+/// A number for a message: printf's %g ("-1", "1e+300", "0.1"), never 300 digits or "-0.000000".
+std::string format_number(double v);
 
 /// Named parameter values after --set overrides.
 class parameter_values {
@@ -114,17 +118,19 @@ struct reference_request {
   double t_end = 0;
   double tolerance = 1e-8;           ///< rtol = atol
   std::vector<double> sample_times;  ///< increasing, in (0, t_end]
-  /// Called at each sample with the packed state; may throw to stop (interrupt).
+  /// Called at each sample with the packed state (may throw io_error).
   std::function<void(double t, const std::vector<double>& state)> sample;
-  /// Called now and then with the time reached (progress); may throw to stop.
-  std::function<void(double t)> progress;
+  /// Polled often (at least once per solver step) with the time reached: progress display, and
+  /// false when the solver is to stop at once (SIGINT, SIGTERM). Never throws.
+  std::function<bool(double t)> progress;
 };
 
 struct reference_result {
   long steps = 0;
   double cpu_seconds = 0;  ///< solver only, diagnostics excluded
   bool ok = true;
-  std::string error;  ///< why it failed
+  bool stopped = false;  ///< progress() asked to stop; the samples reached were handed on
+  std::string error;     ///< why it failed
 };
 
 using reference_solver = std::function<reference_result(const problem_instance&, const reference_request&)>;
@@ -160,7 +166,8 @@ inline constexpr const char* odeint_dopri5_description =
     "Boost.Odeint runge_kutta_dopri5, controlled, integrate_adaptive, on the plain ODE: the index-1 form of a "
     "constrained problem (drifts off g = 0), y' = -ad*_{dH} y of a Lie-Poisson one (leaves the coadjoint orbit)";
 
-/// Set by SIGINT (first Ctrl-C); loops poll it and stop cleanly.
+/// 0, or the number of the signal (SIGINT, SIGTERM) that asked the command to stop: loops poll
+/// it and stop cleanly.
 extern volatile std::sig_atomic_t interrupted;
 
 }  // namespace geomint::cli

@@ -4,6 +4,9 @@
 #define BOOST_TEST_MODULE geomint_cli
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
+
+#include <csignal>
 
 #include <algorithm>
 #include <boost/test/unit_test.hpp>
@@ -79,20 +82,65 @@ std::vector<std::string> split(const std::string& line) {
   return cells;
 }
 
+/// A CSV file as geomint writes it: '#' comment lines, a header line, then numbers (an empty
+/// cell is NaN). Every row must be complete.
 csv read_csv(const std::string& p) {
   std::ifstream f(p);
   BOOST_REQUIRE_MESSAGE(f, "cannot read " + p);
   csv c;
   std::string line;
-  std::getline(f, line);
-  c.columns = split(line);
   while (std::getline(f, line)) {
+    if (line.rfind("#", 0) == 0) continue;
+    if (c.columns.empty()) {
+      c.columns = split(line);
+      continue;
+    }
     std::vector<double> row;
-    for (const auto& cell : split(line)) row.push_back(std::stod(cell));
+    for (const auto& cell : split(line)) row.push_back(cell.empty() ? NAN : std::stod(cell));
+    if (!line.empty() && line.back() == ',') row.push_back(NAN);
     BOOST_REQUIRE_EQUAL(row.size(), c.columns.size());
     c.rows.push_back(row);
   }
   return c;
+}
+
+/// The lines of a text file.
+std::vector<std::string> lines_of(const std::string& p) {
+  std::ifstream f(p);
+  std::vector<std::string> lines;
+  std::string line;
+  while (std::getline(f, line)) lines.push_back(line);
+  return lines;
+}
+
+/// The last line of a file.
+std::string last_line(const std::string& p) {
+  const auto lines = lines_of(p);
+  return lines.empty() ? "" : lines.back();
+}
+
+/// The cells of a CSV line with quoted cells ("a, b" is one cell; "" inside is a quote).
+std::vector<std::string> split_quoted(const std::string& line) {
+  std::vector<std::string> cells(1);
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (c == '"' && quoted && i + 1 < line.size() && line[i + 1] == '"') cells.back() += line[++i];
+    else if (c == '"') quoted = !quoted;
+    else if (c == ',' && !quoted) cells.emplace_back();
+    else cells.back() += c;
+  }
+  return cells;
+}
+
+/// The row of a summary / work-precision CSV whose first two cells are (method, setting), as
+/// cells; empty if there is none.
+std::vector<std::string> summary_row(const std::string& p, const std::string& method, const std::string& setting) {
+  for (const auto& line : lines_of(p)) {
+    const auto cells = split_quoted(line);
+    if (cells.size() >= 2 && cells[0] == method && cells[1] == setting) return cells;
+  }
+  return {};
 }
 
 double max_abs(const std::vector<double>& v) {
@@ -102,6 +150,25 @@ double max_abs(const std::vector<double>& v) {
 }
 
 bool contains(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
+
+std::string trim_copy(const std::string& s) {
+  const std::size_t a = s.find_first_not_of(' '), b = s.find_last_not_of(' ');
+  return a == std::string::npos ? "" : s.substr(a, b - a + 1);
+}
+
+/// The words of the table row (stdout) of `method`: method, setting, status, max|dE|, final g,
+/// final Gv, max|dJ|, max|dC|, steps, CPU s, steps/s.
+std::vector<std::string> table_row(const std::string& out, const std::string& method) {
+  std::stringstream lines(out);
+  std::string line;
+  while (std::getline(lines, line)) {
+    std::stringstream words(line);
+    std::vector<std::string> row;
+    for (std::string w; words >> w;) row.push_back(w);
+    if (!row.empty() && row[0] == method) return row;
+  }
+  return {};
+}
 
 bool have_gnuplot() { return std::system("command -v gnuplot > /dev/null 2>&1") == 0; }
 
@@ -154,7 +221,8 @@ BOOST_AUTO_TEST_CASE(run_set_overrides_parameters) {
 }
 
 BOOST_AUTO_TEST_CASE(compare_writes_csv_and_plots) {
-  const result r = geomint("compare double-spherical-pendulum --methods rattle,lobatto3 --dt 0.02 --t-end 2 --ida 1e-6 --out c",
+  const result r = geomint("compare double-spherical-pendulum --methods rattle,lobatto3 --dt 0.02 --t-end 2 --ida 1e-6 "
+                           "--dopri5 1e-6 --out c",
                            "compare");
   BOOST_TEST_REQUIRE(r.code == 0, r.err);
   for (const char* f : {"summary", "series_rattle", "series_lobatto3", "series_ida_ggl", "series_odeint_dopri5",
@@ -164,8 +232,10 @@ BOOST_AUTO_TEST_CASE(compare_writes_csv_and_plots) {
   for (const char* m : {"rattle,dt=0.02,ok", "lobatto3,dt=0.02,ok", "ida_ggl,rtol=1e-06,ok", "odeint_dopri5,rtol=1e-06,ok"})
     BOOST_TEST(contains(summary, m), m);
   // The work–precision file has five step sizes per method and four tolerances per reference.
-  const std::string wp = slurp(path("compare", "c/double-spherical-pendulum_work_precision.csv"));
-  BOOST_TEST(std::count(wp.begin(), wp.end(), '\n') == 1 + 2 * 5 + 2 * 4);
+  std::size_t wp_rows = 0;
+  for (const auto& line : lines_of(path("compare", "c/double-spherical-pendulum_work_precision.csv")))
+    wp_rows += line.rfind("#", 0) != 0 && line.rfind("method,", 0) != 0;
+  BOOST_TEST(wp_rows == 2u * 5u + 2u * 4u);
   // The IDA reference keeps g to its tolerance, dopri5 on the index-1 ODE does not hold it exactly.
   const csv ida = read_csv(path("compare", "c/double-spherical-pendulum_series_ida_ggl.csv"));
   BOOST_TEST(max_abs(ida.column("constraint_residual")) < 1e-6);
@@ -174,20 +244,74 @@ BOOST_AUTO_TEST_CASE(compare_writes_csv_and_plots) {
     for (const char* png : {"energy_error", "constraint_residual", "work_precision"})
       BOOST_TEST(non_empty_file(path("compare", std::string("c/double-spherical-pendulum_") + png + ".png")), png);
   } else {
-    BOOST_TEST(contains(r.out, "gnuplot not found"));
+    BOOST_TEST(contains(r.err, "gnuplot not found"));
   }
 }
 
 BOOST_AUTO_TEST_CASE(compare_continues_after_a_failing_method) {
   // dt = 3 is far beyond the pendulum's time scale: the stage Newton iteration diverges.
-  const result r = geomint("compare spherical-pendulum --methods rattle --dt 3 --t-end 30 --ida 1e-6 --no-work-precision --out c",
+  const result r = geomint("compare spherical-pendulum --methods rattle --dt 3 --t-end 30 --ida 1e-6 --dopri5 1e-6 "
+                           "--no-work-precision --out c",
                            "fail");
   BOOST_TEST(r.code == 2);
-  BOOST_TEST(contains(r.out, "newton_diverged"));
+  // The reason is on stderr, the table (with the FAILED row) on stdout.
+  BOOST_TEST(contains(r.err, "newton_diverged"), r.err);
+  BOOST_TEST(!contains(r.out, "newton_diverged"), r.out);
+  BOOST_TEST(contains(r.out, "FAILED"));
   const std::string summary = slurp(path("fail", "c/spherical-pendulum_summary.csv"));
   BOOST_TEST(contains(summary, "rattle,dt=3,FAILED"));
   BOOST_TEST(contains(summary, "ida_ggl,rtol=1e-06,ok"));
   BOOST_TEST(contains(summary, "odeint_dopri5,rtol=1e-06,ok"));
+}
+
+BOOST_AUTO_TEST_CASE(a_run_failing_at_its_first_step_shows_no_errors) {
+  // Nothing was integrated: the errors are not 0, they do not exist. The table shows "-", the
+  // summary CSV empty cells, with the status and the reason beside them.
+  const result r = geomint("compare spherical-pendulum --methods rattle --dt 3 --t-end 30 --ida off --dopri5 off "
+                           "--no-work-precision --out c",
+                           "fail0");
+  BOOST_TEST(r.code == 2);
+  BOOST_TEST(!contains(r.out, "0.00e+00"), r.out);
+  const auto row = table_row(r.out, "rattle");
+  BOOST_TEST_REQUIRE(row.size() == 11u, r.out);
+  BOOST_TEST(row[2] == "FAILED");
+  for (int i : {3, 4, 5, 6}) BOOST_TEST(row[i] == "-", i);  // max|dE|, final g, final Gv, max|dJ|
+  BOOST_TEST(row[8] == "0");                                  // steps
+  const auto cells = summary_row(path("fail0", "c/spherical-pendulum_summary.csv"), "rattle", "dt=3");
+  BOOST_TEST_REQUIRE(cells.size() == 14u);
+  BOOST_TEST(cells[2] == "FAILED");
+  BOOST_TEST(cells[3] == "");  // max_energy_error
+  BOOST_TEST(cells[4] == "");  // final_constraint_residual
+  BOOST_TEST(cells[9] == "0");  // steps
+  BOOST_TEST(contains(cells.back(), "newton_diverged"));
+  // The series ends with the last good state (the initial one) and the reason.
+  const auto lines = lines_of(path("fail0", "c/spherical-pendulum_series_rattle.csv"));
+  BOOST_TEST_REQUIRE(lines.size() >= 2u);
+  BOOST_TEST(lines[lines.size() - 2].rfind("0,", 0) == 0, lines[lines.size() - 2]);
+  BOOST_TEST(contains(lines.back(), "# status: FAILED at t = 0: "), lines.back());
+  BOOST_TEST(contains(lines.back(), "newton_diverged"), lines.back());
+}
+
+BOOST_AUTO_TEST_CASE(a_failed_runs_csv_ends_with_its_last_good_state_and_the_reason) {
+  // Lobatto IIIA-IIIB 3 at dt = 0.5 on the spherical pendulum: its stage Newton iteration
+  // diverges at the step from t = 9.5 (step 19, measured). Samples are every 1000 steps, so only
+  // t = 0 was sampled before: the file must add the state at t = 9.5 that the stepper kept.
+  const result r = geomint("run spherical-pendulum --method lobatto3 --dt 0.5 --t-end 20 --every 1000 --out o", "fail_mid");
+  BOOST_TEST_REQUIRE(r.code == 2, r.err);
+  BOOST_TEST(contains(r.err, "failed at t = 9.5: "), r.err);
+  const std::string file = path("fail_mid", "o/spherical-pendulum_lobatto3.csv");
+  const csv c = read_csv(file);
+  BOOST_TEST_REQUIRE(c.rows.size() == 2u);
+  BOOST_TEST(c.column("t").back() == 9.5);
+  BOOST_TEST(max_abs(c.column("constraint_residual")) < 1e-12);  // a good state, on the manifold
+  BOOST_TEST(contains(last_line(file), "# status: FAILED at t = 9.5: "), last_line(file));
+  BOOST_TEST(contains(last_line(file), "newton_diverged"), last_line(file));
+  // The table row has the errors measured up to there.
+  const auto row = table_row(r.out, "lobatto3");
+  BOOST_TEST_REQUIRE(row.size() == 11u, r.out);
+  BOOST_TEST(row[2] == "FAILED");
+  BOOST_TEST(row[3] != "-");  // max|dE|
+  BOOST_TEST(row[8] == "19");  // steps
 }
 
 BOOST_AUTO_TEST_CASE(bad_input_gives_exit_code_and_names_the_valid_choices) {
@@ -216,6 +340,18 @@ BOOST_AUTO_TEST_CASE(bad_input_gives_exit_code_and_names_the_valid_choices) {
       {"run spherical-pendulum --method rattle --dt 0.1 --t-end 1 --bogus 3", 1, "valid options: --method"},
       {"compare spherical-pendulum --methods rattle --ida 2", 1, "--ida must be a tolerance"},
       {"run spherical-pendulum --method rattle --dt 0.1 --t-end 1 --out /dev/null/x", 3, "cannot create directory"},
+      {"run spherical-pendulum --method rattle --dt 0.1 --t-end 1 --out ''", 1, "--out: the output directory must not be empty"},
+      {"run spherical-pendulum --method rattle --dt 0.1 --t-end 1 --out=", 1, "--out: the output directory must not be empty"},
+      {"compare spherical-pendulum --methods rattle --out ''", 1, "--out: the output directory must not be empty"},
+      {"run spherical-pendulum --method --dt 0.1 --t-end 1", 1, "--method needs a value"},
+      {"run spherical-pendulum --method rattle --dt 0.1 --t-end", 1, "--t-end needs a value"},
+      {"compare spherical-pendulum --methods --dt 0.1", 1, "--methods needs a value"},
+      {"compare spherical-pendulum --methods rattle,,lobatto3", 1, "empty method name"},
+      {"run spherical-pendulum --method rattle --dt 0.1 --dt 0.2 --t-end 1", 1, "--dt is given twice"},
+      {"compare spherical-pendulum --methods rattle --no-work-precision=1", 1, "takes no value"},
+      {"help frobnicate", 1, "valid: list, run, compare"},
+      {"list extra", 1, "list takes no arguments"},
+      {"run heavy-top --method rattle --dt 0.01 --t-end 0.1 --set e0=1", 1, "must have |e| = 1"},
   };
   int i = 0;
   for (const bad& b : cases) {
@@ -312,4 +448,332 @@ BOOST_AUTO_TEST_CASE(lie_poisson_runs_report_casimirs) {
   const csv dopri = read_csv(path("lie", "c/free-rigid-body_series_odeint_dopri5.csv"));
   BOOST_TEST(max_abs(dopri.column("casimir1_error")) > 1e-10);  // the plain ODE leaves the orbit
   if (have_gnuplot()) BOOST_TEST(non_empty_file(path("lie", "c/free-rigid-body_casimir_error.png")));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Signals, references, options, outputs (issue 12, item 3).
+
+namespace {
+/// Runs `geomint <args>` like geomint(), and signals it once it has reached a given phase: when
+/// `file` (relative to the run's directory) exists, waits `delay` seconds more and sends
+/// `signal`. The command then has `budget` seconds to exit; if it has not, it is killed and
+/// the exit code is 137 (128 + SIGKILL). The exit code of a command ended by a signal is
+/// 128 + its number, as a shell reports it.
+result geomint_signalled(const std::string& args, const std::string& dir, const std::string& file, double delay,
+                         int signal, double budget) {
+  const std::string work = prepare(dir);
+  const std::string cmd = "exec " + std::string(GEOMINT_CLI) + " " + args + " > stdout.txt 2> stderr.txt";
+  const pid_t pid = fork();
+  BOOST_REQUIRE(pid >= 0);
+  if (pid == 0) {
+    if (chdir(work.c_str()) == 0) execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  int status = 0;
+  const auto running = [&] { return waitpid(pid, &status, WNOHANG) == 0; };
+  const auto pause = [](double seconds) { usleep(static_cast<useconds_t>(seconds * 1e6)); };
+  struct stat st {};
+  for (int i = 0; i < 1200 && running() && stat((work + "/" + file).c_str(), &st) != 0; ++i) pause(0.1);
+  bool exited = !running();
+  BOOST_TEST(!exited, "geomint " << args << " ended before " << file << " appeared");
+  if (!exited) {
+    pause(delay);
+    kill(pid, signal);
+    for (int i = 0; i < budget * 10 && !(exited = !running()); ++i) pause(0.1);
+    if (!exited) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+    }
+  }
+  result r;
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? 128 + WTERMSIG(status) : -1;
+  r.out = slurp(work + "/stdout.txt");
+  r.err = slurp(work + "/stderr.txt");
+  return r;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(sigterm_stops_like_sigint_with_exit_code_143) {
+  // A run of about a minute; SIGTERM (what `timeout` and batch schedulers send) 1 s after it
+  // has started.
+  const result r = geomint_signalled("run pendulum-chain --set links=50 --method lobatto5 --dt 0.001 --t-end 1000 "
+                                     "--every 1 --out o",
+                                     "sigterm", "o/pendulum-chain_lobatto5.csv", 1, SIGTERM, 20);
+  BOOST_TEST(r.code == 143);
+  BOOST_TEST(contains(r.out, "interrupted"), r.out);
+  BOOST_TEST(contains(r.err, "stopped by SIGTERM"), r.err);
+  const std::string file = path("sigterm", "o/pendulum-chain_lobatto5.csv");
+  const csv c = read_csv(file);  // every row complete
+  BOOST_TEST(c.rows.size() >= 1u);
+  BOOST_TEST(c.column("t").back() < 1000.0);
+  BOOST_TEST(contains(last_line(file), "# status: interrupted at t = "), last_line(file));
+  BOOST_TEST(contains(last_line(file), "(SIGTERM)"));
+}
+
+BOOST_AUTO_TEST_CASE(sigint_stops_the_ida_reference_promptly) {
+  // IDA on the 50-link chain over [0, 100] runs for over a minute (64 s CPU measured). SIGINT
+  // 1 s after it has started must stop it at once: the command has 20 s to finish.
+  const result r = geomint_signalled("compare pendulum-chain --set links=50 --methods rattle --dt 0.01 --t-end 100 "
+                                     "--dopri5 off --out c",
+                                     "sigint_ida", "c/pendulum-chain_series_ida_ggl.csv", 1, SIGINT, 20);
+  BOOST_TEST(r.code == 130, r.err);
+  BOOST_TEST(contains(r.err, "stopped by SIGINT"), r.err);
+  const std::string summary = path("sigint_ida", "c/pendulum-chain_summary.csv");
+  BOOST_TEST(summary_row(summary, "rattle", "dt=0.01").at(2) == "ok");
+  BOOST_TEST(summary_row(summary, "ida_ggl", "rtol=1e-08").at(2) == "interrupted");
+  const std::string series = path("sigint_ida", "c/pendulum-chain_series_ida_ggl.csv");
+  const csv ida = read_csv(series);  // the samples reached, every row complete
+  BOOST_TEST(ida.rows.size() >= 1u);
+  BOOST_TEST(ida.column("t").back() < 100.0);
+  BOOST_TEST(contains(last_line(series), "# status: interrupted"), last_line(series));
+  BOOST_TEST(!non_empty_file(path("sigint_ida", "c/pendulum-chain_work_precision.csv")));
+}
+
+BOOST_AUTO_TEST_CASE(references_show_progress_on_a_terminal) {
+  // The progress bar is drawn on stderr when it is a terminal and the run has lasted 2 s:
+  // `script` gives the command a pseudo-terminal and records what it shows. IDA and dopri5
+  // (rtol 1e-10) on the 50-link chain over [0, 100] each run for over a minute, the 10000
+  // RATTLE steps before them for 0.3 s; SIGINT after 8 s stops the reference (exit code 130).
+  BOOST_TEST_REQUIRE(std::system("command -v script > /dev/null 2>&1") == 0, "script (util-linux) is needed");
+  int i = 0;
+  for (const std::string& reference : {std::string("ida_ggl rtol=1e-08"), std::string("odeint_dopri5 rtol=1e-10")}) {
+    const std::string options = i == 0 ? "--dopri5 off" : "--ida off --dopri5 1e-10";
+    const std::string work = prepare("progress" + std::to_string(i++));
+    const std::string cmd = "cd '" + work + "' && script -q -e -c \"timeout --preserve-status -s INT -k 20 8 " +
+                            std::string(GEOMINT_CLI) + " compare pendulum-chain --set links=50 --methods rattle " +
+                            "--dt 0.01 --t-end 100 " + options + " --out c > stdout.txt\" terminal.txt > /dev/null";
+    const int status = std::system(cmd.c_str());
+    BOOST_TEST(WIFEXITED(status));
+    BOOST_TEST(WEXITSTATUS(status) == 130);
+    const std::string terminal = slurp(work + "/terminal.txt");
+    BOOST_TEST(contains(terminal, "\r" + reference), reference << ": " << terminal);
+    BOOST_TEST(contains(terminal, "(Ctrl-C stops)"), terminal);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(table_rows_are_flushed_as_they_are_produced) {
+  // stdout is a file here. SIGKILL (which no program can handle) during the IDA reference:
+  // what was printed before it must already be in the file.
+  const result r = geomint_signalled("compare pendulum-chain --set links=50 --methods rattle --dt 0.01 --t-end 100 "
+                                     "--dopri5 off --out c",
+                                     "flush", "c/pendulum-chain_series_ida_ggl.csv", 0.5, SIGKILL, 20);
+  BOOST_TEST(r.code == 137);
+  BOOST_TEST(contains(r.out, "output in c/"), r.out);
+  const auto row = table_row(r.out, "rattle");
+  BOOST_TEST_REQUIRE(row.size() == 11u, r.out);
+  BOOST_TEST(row[1] == "dt=0.01");
+  BOOST_TEST(row[2] == "ok");
+  // And `run` names its file before it starts.
+  const result run = geomint_signalled("run pendulum-chain --set links=50 --method lobatto5 --dt 0.001 --t-end 1000 "
+                                       "--out o",
+                                       "flush_run", "o/pendulum-chain_lobatto5.csv", 0.5, SIGKILL, 20);
+  BOOST_TEST(run.code == 137);
+  BOOST_TEST(contains(run.out, "-> o/pendulum-chain_lobatto5.csv"), run.out);
+}
+
+BOOST_AUTO_TEST_CASE(ida_and_dopri5_options_each_set_their_own_reference) {
+  const std::string common = "compare spherical-pendulum --methods rattle --dt 0.01 --t-end 1 --no-work-precision --out c ";
+  const auto rows = [](const std::string& dir) {
+    std::map<std::string, std::string> settings;  // reference → setting
+    for (const auto& line : lines_of(path(dir, "c/spherical-pendulum_summary.csv"))) {
+      const auto cells = split(line);
+      if (cells.size() > 2 && (cells[0] == "ida_ggl" || cells[0] == "odeint_dopri5")) settings[cells[0]] = cells[1];
+    }
+    return settings;
+  };
+  BOOST_TEST_REQUIRE(geomint(common + "--ida 1e-6", "refs_ida").code == 0);
+  auto s = rows("refs_ida");
+  BOOST_TEST(s["ida_ggl"] == "rtol=1e-06");
+  BOOST_TEST(s["odeint_dopri5"] == "rtol=1e-08");
+  BOOST_TEST_REQUIRE(geomint(common + "--dopri5 1e-5", "refs_dopri5").code == 0);
+  s = rows("refs_dopri5");
+  BOOST_TEST(s["ida_ggl"] == "rtol=1e-08");
+  BOOST_TEST(s["odeint_dopri5"] == "rtol=1e-05");
+  BOOST_TEST_REQUIRE(geomint(common + "--ida off", "refs_ida_off").code == 0);
+  s = rows("refs_ida_off");
+  BOOST_TEST(s.count("ida_ggl") == 0u);
+  BOOST_TEST(s["odeint_dopri5"] == "rtol=1e-08");
+  BOOST_TEST(non_empty_file(path("refs_ida_off", "c/spherical-pendulum_series_odeint_dopri5.csv")));
+  BOOST_TEST_REQUIRE(geomint(common + "--dopri5 off", "refs_dopri5_off").code == 0);
+  s = rows("refs_dopri5_off");
+  BOOST_TEST(s["ida_ggl"] == "rtol=1e-08");
+  BOOST_TEST(s.count("odeint_dopri5") == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(a_reference_option_that_does_not_apply_says_so) {
+  // Riemannian problems have no reference, Lie-Poisson problems no IDA.
+  const std::string riemannian = "compare particle-on-ellipsoid --methods leapfrog --dt 0.01 --t-end 0.1 --out c ";
+  result r = geomint(riemannian + "--ida 1e-6", "na_ida");
+  BOOST_TEST(r.code == 1);
+  BOOST_TEST(contains(r.err, "--ida does not apply: problem 'particle-on-ellipsoid' (riemannian) has no ida_ggl"), r.err);
+  r = geomint(riemannian + "--dopri5 1e-6", "na_dopri5");
+  BOOST_TEST(r.code == 1);
+  BOOST_TEST(contains(r.err, "--dopri5 does not apply"), r.err);
+  r = geomint(riemannian + "--ida off --no-work-precision", "na_off");  // asked for nothing: a note
+  BOOST_TEST(r.code == 0, r.err);
+  BOOST_TEST(contains(r.err, "note: --ida does not apply"), r.err);
+  const std::string lie = "compare free-rigid-body --methods discrete_gradient --dt 0.1 --t-end 1 --no-work-precision --out c ";
+  r = geomint(lie + "--ida 1e-6", "na_lie");
+  BOOST_TEST(r.code == 1);
+  BOOST_TEST(contains(r.err, "'free-rigid-body' (lie-poisson) has no ida_ggl reference"), r.err);
+  r = geomint(lie + "--dopri5 1e-6", "na_lie_dopri5");
+  BOOST_TEST(r.code == 0, r.err);
+  BOOST_TEST(summary_row(path("na_lie_dopri5", "c/free-rigid-body_summary.csv"), "odeint_dopri5", "rtol=1e-06").size() > 2u);
+}
+
+BOOST_AUTO_TEST_CASE(version_and_help_per_verb) {
+  result r = geomint("--version", "version");
+  BOOST_TEST(r.code == 0);
+  BOOST_TEST(r.out == "geomint " GEOMINT_VERSION "\n");
+  r = geomint("run --help", "help_run");
+  BOOST_TEST(r.code == 0);
+  BOOST_TEST(contains(r.out, "usage: geomint run PROBLEM"));
+  BOOST_TEST(contains(r.out, "--every K"));
+  BOOST_TEST(!contains(r.out, "--methods"));
+  BOOST_TEST(geomint("help run", "help_run2").out == r.out);
+  BOOST_TEST(geomint("run spherical-pendulum --method rattle -h", "help_run3").out == r.out);
+  r = geomint("compare --help", "help_compare");
+  BOOST_TEST(r.code == 0);
+  BOOST_TEST(contains(r.out, "usage: geomint compare PROBLEM"));
+  BOOST_TEST(contains(r.out, "--ida RTOL|off"));
+  BOOST_TEST(!contains(r.out, "--every"));
+  r = geomint("list --help", "help_list");
+  BOOST_TEST(r.code == 0);
+  BOOST_TEST(contains(r.out, "usage: geomint list"));
+  r = geomint("help", "help");
+  BOOST_TEST(r.code == 0);
+  BOOST_TEST(contains(r.out, "143"));
+  // A usage error of a verb shows that verb's help.
+  r = geomint("compare spherical-pendulum", "help_on_error");
+  BOOST_TEST(r.code == 1);
+  BOOST_TEST(contains(r.err, "usage: geomint compare PROBLEM"));
+}
+
+BOOST_AUTO_TEST_CASE(options_accept_name_equals_value) {
+  const result r = geomint("run spherical-pendulum --method=rattle --dt=0.1 --t-end=1 --every=5 --set=theta=0.5 --out=o", "eq");
+  BOOST_TEST_REQUIRE(r.code == 0, r.err);
+  const csv c = read_csv(path("eq", "o/spherical-pendulum_rattle.csv"));
+  BOOST_TEST(c.rows.size() == 3u);  // t = 0, 0.5, 1
+  BOOST_TEST(contains(slurp(path("eq", "o/spherical-pendulum_rattle.csv")), "theta=0.5"));
+}
+
+BOOST_AUTO_TEST_CASE(method_lists_allow_spaces_and_run_each_method_once) {
+  const std::string common = "--dt 0.01 --t-end 0.1 --ida off --dopri5 off --no-work-precision --out c";
+  for (const char* list : {"'rattle, lobatto3'", "rattle, lobatto3", "' rattle ,lobatto3 '"}) {
+    const result r = geomint(std::string("compare spherical-pendulum --methods ") + list + " " + common, "spaces");
+    BOOST_TEST_REQUIRE(r.code == 0, list << ": " << r.err);
+    BOOST_TEST(non_empty_file(path("spaces", "c/spherical-pendulum_series_rattle.csv")), list);
+    BOOST_TEST(non_empty_file(path("spaces", "c/spherical-pendulum_series_lobatto3.csv")), list);
+  }
+  const result r = geomint("compare spherical-pendulum --methods rattle,lobatto3,constrained_rattle_2_2,rattle " + common,
+                           "dupes");
+  BOOST_TEST_REQUIRE(r.code == 0, r.err);
+  BOOST_TEST(contains(r.err, "--methods names rattle more than once; it runs once"), r.err);
+  int rattle_rows = 0;
+  for (const auto& line : lines_of(path("dupes", "c/spherical-pendulum_summary.csv"))) rattle_rows += line.rfind("rattle,", 0) == 0;
+  BOOST_TEST(rattle_rows == 1);
+}
+
+BOOST_AUTO_TEST_CASE(numbers_in_messages_are_short) {
+  struct bad {
+    const char* set;
+    const char* message;
+  };
+  for (const bad& b : {bad{"length=-1e300", "must be > 0, got -1e+300"}, bad{"length=-0", "must be > 0, got -0\n"},
+                       bad{"length=-0.1", "must be > 0, got -0.1\n"}}) {
+    const result r = geomint(std::string("run spherical-pendulum --method rattle --dt 0.1 --t-end 1 --set ") + b.set, "numbers");
+    BOOST_TEST(r.code == 1);
+    BOOST_TEST(contains(r.err, b.message), r.err);
+    BOOST_TEST(!contains(r.err, "00000"), r.err);
+  }
+  const result r = geomint("run pendulum-chain --method rattle --dt 0.1 --t-end 1 --set links=2.5", "numbers");
+  BOOST_TEST(contains(r.err, "whole number, got 2.5\n"), r.err);
+  const result many = geomint("run spherical-pendulum --method rattle --dt 1e-300 --t-end 1e300", "numbers");
+  BOOST_TEST(many.code == 1);
+  BOOST_TEST(contains(many.err, "--t-end / --dt = 1e+300 / 1e-300 asks for "), many.err);
+  BOOST_TEST(!contains(many.err, "00000"), many.err);
+}
+
+BOOST_AUTO_TEST_CASE(heavy_top_quaternion_must_be_unit) {
+  // Off |e| = 1: rejected, with the normalized values to use instead; nothing is written.
+  const std::string run = "run heavy-top --method rattle --dt 0.01 --t-end 0.1 --out o ";
+  const result off = geomint(run + "--set e0=1 --set e1=0 --set e2=0 --set e3=1", "top_off");
+  BOOST_TEST(off.code == 1);
+  BOOST_TEST(contains(off.err, "got |e| = 1.41421"), off.err);
+  BOOST_TEST(!non_empty_file(path("top_off", "o/heavy-top_rattle.csv")));
+  // The normalized values it suggests are accepted.
+  const std::size_t at = off.err.find("normalized: ");
+  BOOST_TEST_REQUIRE(at != std::string::npos, off.err);
+  const std::string fix = off.err.substr(at + 12, off.err.find('\n', at) - at - 12);
+  BOOST_TEST(contains(fix, "--set e0=0.70710678118654"), fix);
+  const result fixed = geomint(run + fix, "top_fixed");
+  BOOST_TEST(fixed.code == 0, fix << ": " << fixed.err);
+  // A unit quaternion is taken as given.
+  const result on = geomint("run heavy-top --method rattle --dt 0.01 --t-end 0.1 --set e0=0 --set e1=0.6 --set e2=0 "
+                            "--set e3=0.8 --out o",
+                            "top_on");
+  BOOST_TEST_REQUIRE(on.code == 0, on.err);
+  const csv c = read_csv(path("top_on", "o/heavy-top_rattle.csv"));
+  BOOST_TEST(c.column("q1").front() == 0.0);
+  BOOST_TEST(c.column("q2").front() == 0.6);
+  BOOST_TEST(c.column("q4").front() == 0.8);
+}
+
+BOOST_AUTO_TEST_CASE(list_shows_every_parameters_meaning_and_unit) {
+  const result r = geomint("list", "list_units");
+  BOOST_TEST_REQUIRE(r.code == 0);
+  // Parameter lines: "      name  default  meaning [unit]".
+  int parameters = 0;
+  std::stringstream s(r.out);
+  std::string line;
+  while (std::getline(s, line)) {
+    if (line.rfind("      ", 0) != 0 || line.size() < 7 || line[6] == ' ') continue;
+    ++parameters;
+    std::stringstream words(line);
+    std::string name, value;
+    words >> name >> value;
+    std::string meaning;
+    std::getline(words, meaning);
+    const std::size_t open = meaning.rfind(" [");
+    BOOST_TEST_REQUIRE(open != std::string::npos, line);
+    BOOST_TEST(trim_copy(meaning.substr(0, open)).size() > 3u, line);           // a meaning
+    BOOST_TEST((meaning.size() > open + 3 && meaning.back() == ']'), line);  // a unit
+  }
+  BOOST_TEST(parameters > 60);
+  BOOST_TEST(contains(r.out, " mass 1 [kg]\n"), r.out);
+  BOOST_TEST(contains(r.out, " initial polar angle from the downward vertical [rad]\n"));
+}
+
+BOOST_AUTO_TEST_CASE(csv_files_describe_the_run_and_hold_exact_numbers) {
+  const result r = geomint("run spherical-pendulum --method rattle --dt 0.1 --t-end 1 --every 1 --set theta=0.3 --out o",
+                           "header");
+  BOOST_TEST_REQUIRE(r.code == 0, r.err);
+  const std::string file = path("header", "o/spherical-pendulum_rattle.csv");
+  const auto lines = lines_of(file);
+  BOOST_TEST_REQUIRE(lines.size() > 8u);
+  BOOST_TEST(lines[0] == "# geomint " GEOMINT_VERSION);
+  BOOST_TEST(lines[1] == "# problem: spherical-pendulum");
+  BOOST_TEST(lines[2] == "# parameters: mass=1 length=1 gravity=9.81 theta=0.3 omega=2");
+  BOOST_TEST(lines[3] == "# method: constrained_rattle_2_2 (rattle)");
+  BOOST_TEST(lines[4] == "# dt: 0.1");
+  BOOST_TEST(lines[5] == "# t_end: 1");
+  BOOST_TEST(contains(last_line(file), "# status: ok at t = 1"));
+  // t = k dt exactly as the command computes it (0.30000000000000004 for k = 3): numbers are
+  // written so that they read back to the same double.
+  const csv c = read_csv(file);
+  BOOST_TEST_REQUIRE(c.rows.size() == 11u);
+  for (std::size_t k = 0; k < c.rows.size(); ++k) BOOST_TEST(c.column("t")[k] == static_cast<double>(k) * 0.1);
+  // The summary and series of a compare carry the header too.
+  const result cmp = geomint("compare spherical-pendulum --methods rattle --dt 0.1 --t-end 1 --no-work-precision --out c",
+                             "header_compare");
+  BOOST_TEST_REQUIRE(cmp.code == 0, cmp.err);
+  for (const char* f : {"summary", "series_rattle", "series_ida_ggl", "series_odeint_dopri5"}) {
+    const auto l = lines_of(path("header_compare", std::string("c/spherical-pendulum_") + f + ".csv"));
+    BOOST_TEST_REQUIRE(l.size() > 3u, f);
+    BOOST_TEST(l[0] == "# geomint " GEOMINT_VERSION, f);
+    BOOST_TEST(l[1] == "# problem: spherical-pendulum", f);
+  }
+  BOOST_TEST(contains(slurp(path("header_compare", "c/spherical-pendulum_series_ida_ggl.csv")),
+                      "# reference: ida_ggl\n# tolerance: 1e-08 (rtol = atol)\n# t_end: 1\n"));
 }
