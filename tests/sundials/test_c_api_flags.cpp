@@ -3,9 +3,11 @@
 #include <boost/test/unit_test.hpp>
 
 #include <ida/ida.h>
+#include <sunlinsol/sunlinsol_dense.h>
 #include <sunmatrix/sunmatrix_sparse.h>
 
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 #include "c_problems.hpp"
@@ -137,22 +139,76 @@ BOOST_AUTO_TEST_CASE(null_memory) {
       GeomintGetNumJacEvals(nullptr, &l), GeomintGetCurrentTime(nullptr, &r),
       GeomintGetConstraintResidual(nullptr, &r, &r2), GeomintGetEnergy(nullptr, &r),
       GeomintGetLinearSystemSize(nullptr, &size), GeomintGetLastFlag(nullptr, &i),
-      GeomintGetLastErrorMessage(nullptr, &text), GeomintSolveIDA(nullptr, &o, 1, &r, &v, &v, &st)};
+      GeomintGetLastErrorMessage(nullptr, &text), GeomintSolveIDA(nullptr, &o, 1, &r, &v, &v, &st),
+      // added with the IDA-like modes, statistics, errors and initial conditions
+      GeomintCalcIC(nullptr, GEOMINT_CALCIC_Q_P), GeomintSetErrHandlerFn(nullptr, nullptr, nullptr),
+      GeomintGetCurrentState(nullptr, v, v), GeomintGetCurrentMultipliers(nullptr, v, v),
+      GeomintGetLastStep(nullptr, &r), GeomintGetNumFailedSteps(nullptr, &l), GeomintGetNumNewtonConvFails(nullptr, &l),
+      GeomintGetNumLinSolvSetups(nullptr, &l), GeomintGetNumLinSolves(nullptr, &l),
+      GeomintGetNumGradientEvals(nullptr, &l, &l), GeomintGetNumEnergyEvals(nullptr, &l),
+      GeomintGetNumConstraintEvals(nullptr, &l, &l), GeomintGetNumHessianEvals(nullptr, &l, &l, &l, &l),
+      GeomintPrintAllStats(nullptr, stdout, SUN_OUTPUTFORMAT_TABLE),
+      GeomintLieInit(nullptr, nullptr, nullptr, 0, v), GeomintLieReInit(nullptr, 0, v),
+      GeomintLieSetUserData(nullptr, nullptr), GeomintLieSetErrHandlerFn(nullptr, nullptr, nullptr),
+      GeomintLieSetFixedStep(nullptr, 0.1), GeomintLieSetStageTolerance(nullptr, 1e-14),
+      GeomintLieSetMaxStageIters(nullptr, 5), GeomintLieEvolve(nullptr, 1, v, &r, GEOMINT_NORMAL),
+      GeomintLieGetCurrentTime(nullptr, &r), GeomintLieGetCurrentState(nullptr, v), GeomintLieGetLastStep(nullptr, &r),
+      GeomintLieGetNumSteps(nullptr, &l), GeomintLieGetNumFailedSteps(nullptr, &l),
+      GeomintLieGetNumNewtonIters(nullptr, &l), GeomintLieGetNumNewtonConvFails(nullptr, &l),
+      GeomintLieGetNumEvals(nullptr, &l, &l), GeomintLiePrintAllStats(nullptr, stdout, SUN_OUTPUTFORMAT_TABLE),
+      GeomintLieGetNumCasimirs(nullptr, &i), GeomintLieGetCasimirs(nullptr, &r), GeomintLieGetEnergy(nullptr, &r),
+      GeomintLieGetLastFlag(nullptr, &i), GeomintLieGetLastErrorMessage(nullptr, &text)};
   for (int flag : flags) BOOST_TEST(flag == GEOMINT_MEM_NULL);
   GeomintFree(nullptr);  // harmless
   void* mem = nullptr;
   GeomintFree(&mem);
 }
 
+// Before GeomintInit: calls on the problem or the state are GEOMINT_NO_MALLOC; settings that
+// may precede Init and the statistics (all 0) succeed.
 BOOST_AUTO_TEST_CASE(init_required) {
   sun s;
   void* mem = GeomintCreate(s.ctx(), GEOMINT_CONSTRAINED_RATTLE_2_2);
-  N_Vector v = s.vector(VectorXd::Zero(6));
+  N_Vector v = s.vector(VectorXd::Zero(6)), v1 = s.vector(VectorXd::Zero(1));
   sunrealtype t = 0;
-  BOOST_TEST(GeomintEvolve(mem, 1.0, v, v, &t, GEOMINT_NORMAL) == GEOMINT_NO_MALLOC);
-  BOOST_TEST(GeomintSetMass(mem, v) == GEOMINT_NO_MALLOC);
+  sunindextype size = 0;
+  SUNMatrix a = SUNDenseMatrix(2, 2, s.ctx());
+  SUNLinearSolver ls = SUNLinSol_Dense(s.vector(VectorXd::Zero(2)), a, s.ctx());
+  const int refused[] = {GeomintEvolve(mem, 1.0, v, v, &t, GEOMINT_NORMAL), GeomintSetMass(mem, v),
+                         GeomintReInit(mem, 0.0, v, v), GeomintCalcIC(mem, GEOMINT_CALCIC_Q_P),
+                         GeomintSetLinearSolver(mem, ls, a), GeomintGetCurrentState(mem, v, v),
+                         GeomintGetCurrentMultipliers(mem, v1, v1), GeomintGetCurrentTime(mem, &t),
+                         GeomintGetLastStep(mem, &t), GeomintGetLinearSystemSize(mem, &size)};
+  for (int flag : refused) BOOST_TEST(flag == GEOMINT_NO_MALLOC);
   BOOST_TEST(GeomintSetFixedStep(mem, 0.1) == GEOMINT_SUCCESS);  // settings may precede Init
+  BOOST_TEST(GeomintSetErrHandlerFn(mem, nullptr, nullptr) == GEOMINT_SUCCESS);
+  long counts[9] = {-1, -1, -1, -1, -1, -1, -1, -1, -1};
+  BOOST_TEST(GeomintGetNumSteps(mem, &counts[0]) == GEOMINT_SUCCESS);
+  BOOST_TEST(GeomintGetNumFailedSteps(mem, &counts[1]) == GEOMINT_SUCCESS);
+  BOOST_TEST(GeomintGetNumNewtonConvFails(mem, &counts[2]) == GEOMINT_SUCCESS);
+  BOOST_TEST(GeomintGetNumLinSolvSetups(mem, &counts[3]) == GEOMINT_SUCCESS);
+  BOOST_TEST(GeomintGetNumLinSolves(mem, &counts[4]) == GEOMINT_SUCCESS);
+  BOOST_TEST(GeomintGetNumGradientEvals(mem, &counts[5], &counts[6]) == GEOMINT_SUCCESS);
+  BOOST_TEST(GeomintGetNumConstraintEvals(mem, &counts[7], &counts[8]) == GEOMINT_SUCCESS);
+  for (long c : counts) BOOST_TEST(c == 0);
+  std::FILE* out = std::tmpfile();
+  BOOST_TEST(GeomintPrintAllStats(mem, out, SUN_OUTPUTFORMAT_TABLE) == GEOMINT_SUCCESS);
+  std::fclose(out);
   GeomintFree(&mem);
+  SUNLinSolFree(ls);
+  SUNMatDestroy(a);
+
+  void* lie = GeomintLieCreate(s.ctx(), GEOMINT_LIE_RKMK_RK4_EXP_4_4, GEOMINT_ALGEBRA_SO3);
+  N_Vector y = s.vector(VectorXd::Zero(3));
+  long l = 0;
+  const int lie_refused[] = {GeomintLieEvolve(lie, 1.0, y, &t, GEOMINT_ONE_STEP), GeomintLieReInit(lie, 0.0, y),
+                             GeomintLieGetCurrentState(lie, y), GeomintLieGetLastStep(lie, &t),
+                             GeomintLieGetNumSteps(lie, &l), GeomintLieGetNumFailedSteps(lie, &l),
+                             GeomintLieGetNumNewtonConvFails(lie, &l), GeomintLieGetNumEvals(lie, &l, &l),
+                             GeomintLiePrintAllStats(lie, stdout, SUN_OUTPUTFORMAT_CSV)};
+  for (int flag : lie_refused) BOOST_TEST(flag == GEOMINT_NO_MALLOC);
+  BOOST_TEST(GeomintLieSetErrHandlerFn(lie, nullptr, nullptr) == GEOMINT_SUCCESS);
+  GeomintLieFree(&lie);
 }
 
 // A state off the manifold is reported by GeomintReInit at once (and taken: GeomintCalcIC could

@@ -16,6 +16,7 @@ struct replacement {
 const replacement replacements[] = {
     // C++ names a C user cannot call, and their C equivalents
     {"geomint::project_to_manifold", "GeomintCalcIC"},
+    {"geomint::project_to_phase_space", "GeomintCalcIC"},
     {"project_to_manifold", "GeomintCalcIC"},
     // superscripts and subscripts
     {"\u207B\u00B9", "^-1"}, {"\u1D40", "^T"}, {"\u00B2", "^2"}, {"\u00B3", "^3"}, {"\u2074", "^4"},
