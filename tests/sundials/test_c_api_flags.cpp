@@ -182,7 +182,7 @@ BOOST_AUTO_TEST_CASE(init_required) {
   for (int flag : refused) BOOST_TEST(flag == GEOMINT_NO_MALLOC);
   BOOST_TEST(GeomintSetFixedStep(mem, 0.1) == GEOMINT_SUCCESS);  // settings may precede Init
   BOOST_TEST(GeomintSetErrHandlerFn(mem, nullptr, nullptr) == GEOMINT_SUCCESS);
-  long counts[9] = {-1, -1, -1, -1, -1, -1, -1, -1, -1};
+  long counts[14] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
   BOOST_TEST(GeomintGetNumSteps(mem, &counts[0]) == GEOMINT_SUCCESS);
   BOOST_TEST(GeomintGetNumFailedSteps(mem, &counts[1]) == GEOMINT_SUCCESS);
   BOOST_TEST(GeomintGetNumNewtonConvFails(mem, &counts[2]) == GEOMINT_SUCCESS);
@@ -190,6 +190,8 @@ BOOST_AUTO_TEST_CASE(init_required) {
   BOOST_TEST(GeomintGetNumLinSolves(mem, &counts[4]) == GEOMINT_SUCCESS);
   BOOST_TEST(GeomintGetNumGradientEvals(mem, &counts[5], &counts[6]) == GEOMINT_SUCCESS);
   BOOST_TEST(GeomintGetNumConstraintEvals(mem, &counts[7], &counts[8]) == GEOMINT_SUCCESS);
+  BOOST_TEST(GeomintGetNumEnergyEvals(mem, &counts[9]) == GEOMINT_SUCCESS);
+  BOOST_TEST(GeomintGetNumHessianEvals(mem, &counts[10], &counts[11], &counts[12], &counts[13]) == GEOMINT_SUCCESS);
   for (long c : counts) BOOST_TEST(c == 0);
   std::FILE* out = std::tmpfile();
   BOOST_TEST(GeomintPrintAllStats(mem, out, SUN_OUTPUTFORMAT_TABLE) == GEOMINT_SUCCESS);

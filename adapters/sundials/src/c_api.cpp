@@ -130,13 +130,7 @@ std::string state_problem(double t0, N_Vector q0, N_Vector p0, long n) {
 /// Counts a step that threw (the state is untouched) and, if Newton did not converge, that too.
 void count_failure(memory& m, const std::exception_ptr& e) {
   ++m.failed_steps;
-  try {
-    std::rethrow_exception(e);
-  } catch (const step_error& s) {
-    if (s.reason() == failure_reason::newton_diverged || s.reason() == failure_reason::max_iterations)
-      ++m.newton_failures;
-  } catch (...) {
-  }
+  if (newton_failure(e)) ++m.newton_failures;
 }
 
 }  // namespace

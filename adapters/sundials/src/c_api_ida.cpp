@@ -86,7 +86,7 @@ int GeomintSolveIDA(void* mem, const GeomintIDAOptions* options, int ntimes, con
   });
 }
 
-int GeomintPrintIDAStats(const GeomintIDAStats* stats, FILE* outfile, SUNOutputFormat fmt) {
+int GeomintPrintIDAStats(const GeomintIDAStats* stats, FILE* outfile, int fmt) {
   if (!stats || !outfile || !valid_output_format(fmt)) return GEOMINT_ILL_INPUT;
   const GeomintIDAStats& s = *stats;
   stats_printer out(outfile, fmt);

@@ -154,7 +154,7 @@ int GeomintGetNumHessianEvals(void* mem, long int* n_qq, long int* n_qp, long in
   }, false);
 }
 
-int GeomintPrintAllStats(void* mem, FILE* outfile, SUNOutputFormat fmt) {
+int GeomintPrintAllStats(void* mem, FILE* outfile, int fmt) {
   return guarded(mem, __func__, [&](memory& m) {
     if (!outfile) return ill_input(m, "outfile must not be NULL");
     if (!valid_output_format(fmt)) return ill_input(m, "fmt must be SUN_OUTPUTFORMAT_TABLE or SUN_OUTPUTFORMAT_CSV");

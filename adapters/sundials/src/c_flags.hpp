@@ -2,6 +2,7 @@
 // to return flags (geomint_sundials.h). Nothing thrown by geomint or a callback reaches C.
 #pragma once
 
+#include <exception>
 #include <new>
 #include <stdexcept>
 #include <string>
@@ -70,6 +71,17 @@ inline int flag_of(failure_reason r) {
     case failure_reason::inconsistent_initial_state: return GEOMINT_INCONSISTENT_STATE;
   }
   return GEOMINT_UNRECOGNIZED_ERROR;
+}
+
+/// Whether a step failed because a Newton iteration did not converge (GEOMINT_NEWTON_FAIL).
+inline bool newton_failure(const std::exception_ptr& e) {
+  try {
+    std::rethrow_exception(e);
+  } catch (const step_error& s) {
+    return s.reason() == failure_reason::newton_diverged || s.reason() == failure_reason::max_iterations;
+  } catch (...) {
+    return false;
+  }
 }
 
 /// Runs f(Memory&) → flag for the API function `function` with the memory block checked (NULL,

@@ -15,7 +15,7 @@ inline bool valid_output_format(int fmt) { return fmt == SUN_OUTPUTFORMAT_TABLE 
 
 class stats_printer {
  public:
-  stats_printer(std::FILE* out, SUNOutputFormat fmt) : out_(out), csv_(fmt == SUN_OUTPUTFORMAT_CSV) {}
+  stats_printer(std::FILE* out, int fmt) : out_(out), csv_(fmt == SUN_OUTPUTFORMAT_CSV) {}
   stats_printer(const stats_printer&) = delete;
   stats_printer& operator=(const stats_printer&) = delete;
   ~stats_printer() {

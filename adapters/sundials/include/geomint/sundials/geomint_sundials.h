@@ -217,9 +217,11 @@ int GeomintGetNumEnergyEvals(void* mem, long int* nevals);
 int GeomintGetNumConstraintEvals(void* mem, long int* n_g, long int* n_jac);
 int GeomintGetNumHessianEvals(void* mem, long int* n_qq, long int* n_qp, long int* n_pp,
                               long int* n_constraint);
-/* All of the above (and the time and step sizes) as IDAPrintAllStats prints IDA's:
- * SUN_OUTPUTFORMAT_TABLE (one "name = value" line each) or SUN_OUTPUTFORMAT_CSV (one line). */
-int GeomintPrintAllStats(void* mem, FILE* outfile, SUNOutputFormat fmt);
+/* All of the above (and the time and step sizes) as IDAPrintAllStats prints IDA's: fmt =
+ * SUN_OUTPUTFORMAT_TABLE (one "name = value" line each) or SUN_OUTPUTFORMAT_CSV (one line); an
+ * int, so that any other value is a checked GEOMINT_ILL_INPUT (in C++ an out-of-range enum is
+ * undefined behaviour). */
+int GeomintPrintAllStats(void* mem, FILE* outfile, int fmt);
 
 /* The most recent failure on this block (GEOMINT_SUCCESS and "" if no call has failed). The
  * message is valid until the next failing call. */
@@ -276,7 +278,7 @@ void GeomintIDADefaultOptions(GeomintIDAOptions* options);
 int GeomintSolveIDA(void* mem, const GeomintIDAOptions* options, int ntimes, const sunrealtype* times,
                     N_Vector* q_out, N_Vector* p_out, GeomintIDAStats* stats);
 /* Prints stats exactly as IDAPrintAllStats prints them for that IDA run (table or CSV). */
-int GeomintPrintIDAStats(const GeomintIDAStats* stats, FILE* outfile, SUNOutputFormat fmt);
+int GeomintPrintIDAStats(const GeomintIDAStats* stats, FILE* outfile, int fmt);
 
 /* ---- Lie-Poisson systems: y in g*, dy/dt = J(y) grad H(y) = -ad*_{grad H(y)} y -----------------
  * A lifecycle of its own, in the same style and with the same flags and conventions:
@@ -329,7 +331,7 @@ int GeomintLieGetNumFailedSteps(void* mem, long int* nfails);
 int GeomintLieGetNumNewtonIters(void* mem, long int* niters);
 int GeomintLieGetNumNewtonConvFails(void* mem, long int* nfails);
 int GeomintLieGetNumEvals(void* mem, long int* n_grad, long int* n_energy); /* callbacks */
-int GeomintLiePrintAllStats(void* mem, FILE* outfile, SUNOutputFormat fmt);
+int GeomintLiePrintAllStats(void* mem, FILE* outfile, int fmt);
 int GeomintLieGetNumCasimirs(void* mem, int* count);
 /* The algebra's Casimirs at the current state into casimirs[0 .. count-1]. */
 int GeomintLieGetCasimirs(void* mem, sunrealtype* casimirs);
