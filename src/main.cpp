@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <set>
 #include <string>
 #include <tuple>
@@ -47,8 +48,9 @@ const char* usage_text =
     "usage:\n"
     "  geomint list\n"
     "  geomint run PROBLEM --method ID --dt H --t-end T [--out DIR] [--every K] [--set name=value ...]\n"
+    "                  [--section NAME]\n"
     "  geomint compare PROBLEM --methods A,B,... [--dt H] [--t-end T] [--ida RTOL|off] [--dopri5 RTOL|off]\n"
-    "                  [--out DIR] [--set name=value ...] [--no-work-precision]\n"
+    "                  [--out DIR] [--set name=value ...] [--no-work-precision] [--section NAME]\n"
     "  geomint help [list|run|compare]      geomint VERB --help      geomint --version\n"
     "options take their value as --name value or --name=value\n"
     "exit codes: 0 ok, 1 usage error, 2 integration failure, 3 I/O error, 130 interrupted (SIGINT),\n"
@@ -62,6 +64,7 @@ const char* list_help =
 
 const char* run_help =
     "usage: geomint run PROBLEM --method ID --dt H --t-end T [--out DIR] [--every K] [--set name=value ...]\n"
+    "                   [--section NAME]\n"
     "Integrates PROBLEM with one fixed-step method and writes DIR/<problem>_<method>.csv: t, the\n"
     "state, and the invariant errors and residuals, every K steps and at the end.\n"
     "  --method ID        a method's alias or id (geomint list shows those available for PROBLEM)\n"
@@ -70,6 +73,9 @@ const char* run_help =
     "  --out DIR          output directory, created if missing (default: out)\n"
     "  --every K          sample every K steps (default: about 2000 rows)\n"
     "  --set name=value   a problem parameter or initial value (repeatable; geomint list names them)\n"
+    "  --section NAME     also record the Poincare section NAME (geomint list shows a problem's;\n"
+    "                     'default' is its first): DIR/<problem>_<method>_section.csv (t, x, y) and\n"
+    "                     a PNG; crossings located on the method's continuous extension\n"
     "exit codes: 0 ok, 1 usage error, 2 the integration failed, 3 I/O error, 130 SIGINT, 143 SIGTERM\n";
 
 const char* compare_help =
@@ -88,6 +94,8 @@ const char* compare_help =
     "  --set name=value   a problem parameter or initial value (repeatable)\n"
     "  --no-work-precision  skip the work-precision runs (each method at dt x 4, 2, 1, 1/2, 1/4,\n"
     "                     each reference at rtol 1e-4, 1e-6, 1e-8, 1e-10)\n"
+    "  --section NAME     each method's Poincare section NAME: <problem>_<method>_section.csv, and\n"
+    "                     <problem>_section.png with the methods side by side\n"
     "exit codes: 0 ok, 1 usage error, 2 an integration failed, 3 I/O error, 130 SIGINT, 143 SIGTERM\n";
 
 const char* help_for(const std::string& verb) {
@@ -143,14 +151,16 @@ struct arguments {
   double dt = NAN, t_end = NAN;
   long every = 0;
   double ida = NAN, dopri5 = NAN;  // NAN: not given (1e-8); 0: off
+  std::string section;             // "": no Poincaré section
   bool work_precision = true, help = false;
 };
 
 arguments parse(const std::string& command, int argc, char** argv) {
   arguments a;
-  const std::vector<std::string> run_options{"--method", "--dt", "--t-end", "--out", "--every", "--set"};
-  const std::vector<std::string> compare_options{"--methods", "--dt", "--t-end", "--ida", "--dopri5", "--out", "--set",
-                                                 "--no-work-precision"};
+  const std::vector<std::string> run_options{"--method", "--dt", "--t-end", "--out", "--every", "--set", "--section"};
+  const std::vector<std::string> compare_options{"--methods", "--dt",  "--t-end", "--ida",
+                                                 "--dopri5",  "--out", "--set",   "--no-work-precision",
+                                                 "--section"};
   const auto& allowed = command == "run" ? run_options : compare_options;
   std::set<std::string> seen;
   for (int i = 2; i < argc; ++i) {
@@ -196,6 +206,7 @@ arguments parse(const std::string& command, int argc, char** argv) {
       if (v.empty()) throw usage_error("--out: the output directory must not be empty (use . for this directory)");
       a.out = v;
     } else if (name == "--set") a.sets.push_back(v);
+    else if (name == "--section") a.section = trim(v);
     else if (name == "--dt") {
       a.dt = parse_number(name, v);
       if (!(a.dt > 0)) throw usage_error("--dt must be > 0, got " + v);
@@ -290,6 +301,8 @@ int list_command() {
         any = true;
       }
     std::printf("%s\n", any ? "" : " none");
+    for (const auto& sec : p.sections)
+      std::printf("    section %-10s %s\n", sec.name.c_str(), sec.definition.c_str());
   }
   std::printf("\nMethods (--method accepts the alias or the id):\n");
   std::printf("  %-24s %-38s %5s %10s %9s %6s %8s %8s  %s\n", "alias", "id", "order", "symplectic", "symmetric", "energy",
@@ -337,6 +350,37 @@ int list_markdown() {
   return exit_ok;
 }
 
+/// A method's section points: <problem>_<method>_section.csv and the recorder filling it.
+struct section_output {
+  section_output(const arguments& a, const problem_descriptor& d, const parameter_values& values,
+                 const method_descriptor& m)
+      : a_(a),
+        definition(find_section(d, a.section)),
+        csv(a.out + "/" + a.problem + "_" + m.properties.alias + "_section.csv") {
+    csv_preamble{a.problem, values.all()}.write(
+        csv, {{"method", m.properties.id + " (" + m.properties.alias + ")"},
+              {"section", definition.name + ": " + definition.definition}});
+    csv.header({"t", definition.x_name, definition.y_name});
+    recorder.definition = &definition;
+    recorder.csv = &csv;
+  }
+  /// The PNG of these methods' sections side by side (gnuplot; a note if it cannot be drawn).
+  void plot(const std::vector<std::string>& methods, const std::string& png) const {
+    std::string message;
+    const auto written = write_section_plot({a_.out, a_.problem, definition.name, definition.definition,
+                                             definition.x_name, definition.y_name, png, methods},
+                                            message);
+    std::printf("section %s: %ld points -> %s%s%s\n", definition.name.c_str(), recorder.points, csv.path().c_str(),
+                written.empty() ? "" : ", ", written.empty() ? "" : written.front().c_str());
+    if (!message.empty()) std::fprintf(stderr, "geomint: note: %s\n", message.c_str());
+  }
+
+  const arguments& a_;
+  const section_definition& definition;
+  csv_file csv;
+  section_recorder recorder;
+};
+
 int run_command(const arguments& a) {
   if (a.method.empty()) throw usage_error("run: --method is required");
   if (std::isnan(a.dt)) throw usage_error("run: --dt is required");
@@ -356,10 +400,16 @@ int run_command(const arguments& a) {
             {"every", std::to_string(plan.every)}});
   std::printf("%s, %s (%s), dt = %g, t-end = %g, every %ld steps -> %s\n", a.problem.c_str(),
               m.properties.alias.c_str(), m.properties.id.c_str(), a.dt, a.t_end, plan.every, csv.path().c_str());
+  std::unique_ptr<section_output> section;
+  if (!a.section.empty()) section = std::make_unique<section_output>(a, d, values, m);
   print_table_header();
-  const run_summary s = run_method(*problem, m, a.problem, plan, &csv, true, true);
+  const run_summary s = run_method(*problem, m, a.problem, plan, &csv, true, true, section ? &section->recorder : nullptr);
   csv.close();
   print_table_row(s);
+  if (section) {
+    section->csv.close();
+    section->plot({m.properties.alias}, a.problem + "_" + m.properties.alias + "_section.png");
+  }
   if (interrupted) return stopped_by_signal();
   return s.ok ? exit_ok : exit_failure;
 }
@@ -427,16 +477,24 @@ int compare_command(const arguments& a) {
   print_table_header();
   std::vector<run_summary> rows;
   std::vector<std::string> labels;
+  std::vector<std::unique_ptr<section_output>> sections;
   for (const method_descriptor* m : ms) {
     if (interrupted) break;
     csv_file csv(prefix + "_series_" + m->properties.alias + ".csv");
     preamble.write(csv, {{"method", m->properties.id + " (" + m->properties.alias + ")"},
                          {"dt", exact_number(dt)},
                          t_end_field});
-    rows.push_back(run_method(*problem, *m, a.problem, plan, &csv, false, true));
+    if (!a.section.empty()) sections.push_back(std::make_unique<section_output>(a, d, values, *m));
+    rows.push_back(run_method(*problem, *m, a.problem, plan, &csv, false, true,
+                              a.section.empty() ? nullptr : &sections.back()->recorder));
     csv.close();
+    if (!a.section.empty()) sections.back()->csv.close();
     print_table_row(rows.back());
     labels.push_back(m->properties.alias);
+  }
+  if (!sections.empty()) {
+    std::vector<std::string> with_sections(labels.begin(), labels.begin() + static_cast<long>(sections.size()));
+    sections.front()->plot(with_sections, a.problem + "_section.png");
   }
   for (const auto& [r, tol] : refs) {
     if (interrupted) break;

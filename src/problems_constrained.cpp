@@ -132,6 +132,21 @@ const registration problems_constrained([] {
                  return std::make_unique<hamiltonian_problem<heavy_top>>(
                      sys, sys.initial_state(), std::vector<hamiltonian_problem<heavy_top>::named_map>{{"Lz_spatial", spatial_lz}});
                }});
+
+  // Poincaré sections (geomint run ... --section NAME), on the packed states (q, p).
+  const auto qp = [](int n) {
+    std::vector<std::string> names;
+    for (int i = 1; i <= n; ++i) names.push_back("q" + std::to_string(i));
+    for (int i = 1; i <= n; ++i) names.push_back("p" + std::to_string(i));
+    return names;
+  };
+  add_sections("double-spherical-pendulum",
+               {coordinate_section("default", qp(6), 1, 1, 0, 3, "mass 1 crosses the vertical xz plane toward +y"),
+                coordinate_section("mass2", qp(6), 4, 1, 3, 9, "mass 2 crosses the vertical xz plane toward +y")});
+  add_sections("spherical-pendulum",
+               {coordinate_section("default", qp(3), 1, 1, 0, 3, "the mass crosses the vertical xz plane toward +y")});
+  add_sections("heavy-top",
+               {coordinate_section("default", qp(4), 1, 1, 2, 3, "quaternion component e1 passes 0 increasing")});
 });
 
 }  // namespace

@@ -29,6 +29,8 @@ const registration problems_lie([] {
                  const free_rigid_body sys(vector<3>(positive(v, "I1"), positive(v, "I2"), positive(v, "I3")));
                  return std::make_unique<lie_poisson_problem<free_rigid_body>>(sys, vector<3>(v["y1"], v["y2"], v["y3"]));
                }});
+  add_sections("free-rigid-body", {coordinate_section("default", {"y1", "y2", "y3"}, 1, 1, 0, 2,
+                                                      "the body angular momentum crosses y2 = 0 increasing")});
   add_problem({"heavy-top-se3",
                "heavy top on se(3)*, y = (u, v) (Engo-Faltinsen 1999, §6.2 data); Casimirs |v|, u.v", "lie-poisson",
                {{"I1", 7.0 / 8, "principal moment of inertia 1", "kg m^2"},

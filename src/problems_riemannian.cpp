@@ -30,6 +30,9 @@ const registration problems_riemannian([] {
                  return std::make_unique<problem>(
                      sys, sys.initial_state(v["theta"], v["omega_azimuthal"], v["omega_polar"]), momenta);
                }});
+  add_sections("particle-on-ellipsoid",
+               {coordinate_section("default", {"q1", "q2", "q3", "p1", "p2", "p3"}, 0, 1, 2, 5,
+                                   "x crosses the plane x1 = 0 toward +x1")});
 
   add_problem({"double-spherical-pendulum-s2",
                "the double spherical pendulum in relative coordinates on S^2 x S^2 (dense constant mass); same data "

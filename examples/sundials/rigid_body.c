@@ -94,7 +94,7 @@ int main(void) {
   if (SUNContext_Create(NULL, &ctx) != 0) return EXIT_FAILURE;
   RigidBody body = {{7.0 / 8, 5.0 / 8, 1.0 / 4}};
   int failures = run(ctx, GEOMINT_LIE_RKMK_RK4_EXP_4_4, &body, 0);
-  failures += run(ctx, GEOMINT_LIE_DISCRETE_GRADIENT_EXP_2, &body, 1);
+  failures += run(ctx, GEOMINT_LIE_DISCRETE_GRADIENT_GONZALEZ_EXP_2_1, &body, 1);
   SUNContext_Free(&ctx);
   return failures ? EXIT_FAILURE : EXIT_SUCCESS;
 }

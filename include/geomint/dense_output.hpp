@@ -10,9 +10,9 @@
 //     cubic (error O(h⁴)) for methods of order ≤ 3, quintic (O(h⁶), second derivatives by a
 //     central difference of the vector field along itself) above; optionally projected onto
 //     the constraint manifold (set_projection(true); off by default);
-//   * Lie–Poisson steppers: Hermite in the algebra, σ(θ), and the coadjoint action
-//     y(θ) = Ad*_{ψ(−σ(θ))} y₀ — interpolated states stay on the coadjoint orbit
-//     (lie/lie_continuous_extension.hpp);
+//   * Lie–Poisson systems (a System with algebra_type): Hermite in the algebra, σ(θ), and the
+//     coadjoint action y(θ) = Ad*_{exp(−σ(θ))} y₀ — interpolated states stay on the coadjoint
+//     orbit (lie/lie_continuous_extension.hpp);
 //   * other systems (Riemannian, Lagrangian): cubic Hermite with the derivative of the
 //     stepper's own flow at the grid states, by central differences of two tiny steps.
 // Derivatives are computed only for steps that are interpolated, and the end derivative is
@@ -34,6 +34,7 @@
 #include "geomint/core/system_reference.hpp"
 #include "geomint/core/workspace_slot.hpp"
 #include "geomint/constrained/project_to_manifold.hpp"
+#include "geomint/lie/lie_continuous_extension.hpp"
 #include "geomint/system/index1.hpp"
 
 namespace geomint {
@@ -48,6 +49,7 @@ Eigen::Index flat_size(const X& x) { return static_cast<Eigen::Index>(x.size());
 template <class Q, class P>
 void flatten(const std::pair<Q, P>& x, Eigen::VectorXd& y) {
   const Eigen::Index n = static_cast<Eigen::Index>(x.first.size());
+  y.resize(flat_size(x));  // allocates only the first time
   y.head(n) = view(x.first);
   y.tail(y.size() - n) = view(x.second);
 }
@@ -61,6 +63,12 @@ void unflatten(const Eigen::VectorXd& y, std::pair<Q, P>& x) {
 }
 template <class X>
 void unflatten(const Eigen::VectorXd& y, X& x) { view(x) = y; }
+
+/// A Lie–Poisson system (lie_poisson_system.hpp).
+template <class S, class = void>
+struct is_lie_poisson : std::false_type {};
+template <class S>
+struct is_lie_poisson<S, std::void_t<typename S::algebra_type>> : std::true_type {};
 
 /// A constrained Hamiltonian system (constrained_system.hpp): sizes, ∂H/∂p, g.
 template <class S, class = void>
@@ -131,9 +139,14 @@ class continuous_extension {
   continuous_extension(const Stepper& stepper, const System& sys, const state_type& shape)
       : sys_(&sys), field_(make_field(stepper, sys, shape)),
         quintic_(hamiltonian && (properties_of<Stepper>::order >= 4 || stepper.order() >= 4)) {
-    const Eigen::Index k = detail::flat_size(shape);
-    for (Eigen::VectorXd* v : {&y0_, &y1_, &d0_, &d1_, &a0_, &a1_, &work_, &f_, &g_, &out_}) v->resize(k);
-    if constexpr (hamiltonian) projection_ = std::make_unique<manifold_projection<System>>(sys);
+    allocate(shape);
+  }
+  /// Constrained Hamiltonian systems only: the extension for a method of the given order
+  /// without a stepper object (the C module's interpolant; Stepper need only name state_type).
+  continuous_extension(const System& sys, const state_type& shape, int order)
+      : sys_(&sys), field_(sys), quintic_(order >= 4) {
+    static_assert(hamiltonian, "continuous_extension(sys, shape, order) is for constrained Hamiltonian systems");
+    allocate(shape);
   }
 
   /// A new step [t0, t0 + h] from x0 to x1. The last step's end derivatives become the start's.
@@ -174,6 +187,12 @@ class continuous_extension {
   }
 
  private:
+  void allocate(const state_type& shape) {
+    const Eigen::Index k = detail::flat_size(shape);
+    for (Eigen::VectorXd* v : {&y0_, &y1_, &d0_, &d1_, &a0_, &a1_, &work_, &f_, &g_, &out_}) v->resize(k);
+    if constexpr (hamiltonian) projection_ = std::make_unique<manifold_projection<System>>(*sys_);
+  }
+
   static field_type make_field(const Stepper& stepper, const System& sys, const state_type& shape) {
     if constexpr (hamiltonian) return field_type(sys);
     else return field_type(stepper, sys, shape);
@@ -217,7 +236,11 @@ class dense_output {
   /// continuous extension is rebuilt on its next interpolation.
   dense_output(const dense_output& other)
       : stepper_(other.stepper_), states_{other.states_[0], other.states_[1]}, current_(other.current_),
-        t0_(other.t0_), dt_(other.dt_), steps_(other.steps_), project_(other.project_) {}
+        t0_(other.t0_), dt_(other.dt_), steps_(other.steps_), project_(other.project_) {
+    extension_system_ = other.extension_system_;
+    extension_type_ = other.extension_type_;
+    make_extension_ = other.make_extension_;
+  }
   dense_output& operator=(const dense_output& other) {
     if (this != &other) *this = dense_output(other);
     return *this;
@@ -237,6 +260,7 @@ class dense_output {
     dt_ = dt0;
     steps_ = 0;
     extension_.reset();
+    extension_system_ = nullptr;
   }
 
   /// One geometric step of dt; returns (t_old, t_new). Grid times are t0 + k·dt (a plain loop
@@ -251,10 +275,15 @@ class dense_output {
     stepper_.do_step(sys, next, t, dt_);
     current_ = 1 - current_;
     ++steps_;
-    if (!extension_ || extension_system_ != &sys || extension_type_ != detail::type_id<system_type>()) {
-      extension_ = std::make_unique<extension_model<system_type>>(stepper_, sys, current_state());
+    // The extension is built on the first interpolation (steps that are never interpolated
+    // cost nothing more), and again if the system object changes.
+    if (extension_system_ != &sys || extension_type_ != detail::type_id<system_type>()) {
+      extension_.reset();
       extension_system_ = &sys;
       extension_type_ = detail::type_id<system_type>();
+      make_extension_ = [](const Stepper& stepper, const void* system, const state_type& shape) -> extension_base* {
+        return new extension_model<system_type>(stepper, *static_cast<const system_type*>(system), shape);
+      };
     }
     pending_ = true;
     return {t, current_time()};
@@ -290,19 +319,35 @@ class dense_output {
   };
   template <class System>
   struct extension_model final : extension_base {
-    extension_model(const Stepper& stepper, const System& sys, const state_type& shape) : e(stepper, sys, shape) {}
+    static constexpr bool lie = detail::is_lie_poisson<System>::value;
+    using type = std::conditional_t<lie, lie_continuous_extension<System>, continuous_extension<Stepper, System>>;
+    extension_model(const Stepper& stepper, const System& sys, const state_type& shape) : e(make(stepper, sys, shape)) {}
+    static type make(const Stepper& stepper, const System& sys, const state_type& shape) {
+      if constexpr (lie) return type(sys);
+      else return type(stepper, sys, shape);
+    }
     void begin_step(const state_type& x0, const state_type& x1, double t0, double h) override { e.begin_step(x0, x1, t0, h); }
     void evaluate(double t, state_type& x, int k, bool project) override { e.evaluate(t, x, k, project); }
-    continuous_extension<Stepper, System> e;
+    type e;
   };
 
   template <class X>
   void evaluate(time_type t, X& x, int k) {
-    if (!extension_) throw std::logic_error("geomint::dense_output: no step taken yet");
+    if (!make_extension_ || steps_ == 0) throw std::logic_error("geomint::dense_output: no step taken yet");
     const double slack = 1e-12 * std::fabs(dt_);
     const double lo = std::fmin(previous_time(), current_time()), hi = std::fmax(previous_time(), current_time());
     if (!(t >= lo - slack && t <= hi + slack))
       throw std::invalid_argument("geomint::dense_output: t is outside the last step");
+    if constexpr (std::is_assignable_v<X&, const state_type&>) {
+      if (k == 0 && (t == current_time() || t == previous_time())) {  // on the grid: the state itself
+        x = t == current_time() ? current_state() : previous_state();
+        return;
+      }
+    }
+    if (!extension_) {
+      extension_.reset(make_extension_(stepper_, extension_system_, current_state()));
+      pending_ = true;
+    }
     if (pending_) {
       extension_->begin_step(previous_state(), current_state(), previous_time(), dt_);
       pending_ = false;
@@ -325,6 +370,7 @@ class dense_output {
   std::unique_ptr<extension_base> extension_;
   const void* extension_system_ = nullptr;
   const void* extension_type_ = nullptr;
+  extension_base* (*make_extension_)(const Stepper&, const void*, const state_type&) = nullptr;
 };
 
 }  // namespace geomint

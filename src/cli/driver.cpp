@@ -1,5 +1,7 @@
 #include "cli/driver.hpp"
 
+#include <boost/math/tools/roots.hpp>
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -163,8 +165,39 @@ void write_status(csv_file* csv, const run_summary& s) {
 }
 }  // namespace
 
+namespace {
+/// Records the crossing of the section in the step [t0, t1], if there is one; g0 is the section
+/// function at t0 and becomes its value at t1.
+void record_crossing(runner& r, section_recorder& section, double t0, double t1, double& g0,
+                     std::vector<double>& state) {
+  const section_definition& def = *section.definition;
+  r.state(state);
+  const double g1 = def.g(state);
+  const bool rises = g0 < 0 && g1 >= 0, falls = g0 > 0 && g1 <= 0;
+  const double start = g0;
+  g0 = g1;
+  if (!((rises && def.direction >= 0) || (falls && def.direction <= 0))) return;
+  double t = t1;
+  if (g1 != 0) {
+    auto g = [&](double s) {
+      r.interpolate(s, state);
+      return def.g(state);
+    };
+    const double width = 1e-13 * std::fabs(t1 - t0);
+    std::uintmax_t iterations = 100;
+    const auto bracket = boost::math::tools::toms748_solve(
+        g, t0, t1, start, g1, [width](double a, double b) { return std::fabs(b - a) <= width; }, iterations);
+    t = 0.5 * (bracket.first + bracket.second);
+    r.interpolate(t, state);
+  }
+  section.csv->row({t, def.x(state), def.y(state)});
+  ++section.points;
+}
+}  // namespace
+
 run_summary run_method(const problem_instance& problem, const method_descriptor& method, const std::string& problem_name,
-                       const step_plan& plan, csv_file* csv, bool with_state, bool show_progress) {
+                       const step_plan& plan, csv_file* csv, bool with_state, bool show_progress,
+                       section_recorder* section) {
   run_summary s;
   s.method = method.properties.alias;
   s.setting = "dt=" + format_number(plan.dt);
@@ -175,12 +208,18 @@ run_summary run_method(const problem_instance& problem, const method_descriptor&
   out.sample(0.0, state);
   progress_bar bar(s.method + " " + s.setting);
   long k = 0, sampled = 0;
-  double c0 = 0;
+  double c0 = 0, g_section = section ? section->definition->g(state) : 0;
+  std::vector<double> section_state;
   try {
     while (k < plan.steps && !interrupted) {
       const long block_end = std::min(plan.steps, k + plan.every);
       c0 = cpu_seconds();
-      for (; k < block_end && !interrupted; ++k) r->step(static_cast<double>(k) * plan.dt, plan.dt);
+      for (; k < block_end && !interrupted; ++k) {
+        r->step(static_cast<double>(k) * plan.dt, plan.dt);
+        if (section)
+          record_crossing(*r, *section, static_cast<double>(k) * plan.dt, static_cast<double>(k + 1) * plan.dt,
+                          g_section, section_state);
+      }
       s.cpu_seconds += cpu_seconds() - c0;
       s.steps = k;
       r->state(state);

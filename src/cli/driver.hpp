@@ -100,12 +100,23 @@ struct step_plan {
   long every = 1;  ///< sample every `every` steps (and the last)
 };
 
+/// The Poincaré-section points of one run: after every step the sign of the section function
+/// is compared with the previous step's; a crossing in the section's direction is located on
+/// the method's continuous extension with Boost.Math's TOMS 748 (to 1e-13 of the step) and
+/// written to `csv` as (t, x, y). The steps themselves are unchanged.
+struct section_recorder {
+  const section_definition* definition = nullptr;
+  csv_file* csv = nullptr;
+  long points = 0;
+};
+
 /// Integrates with a fixed-step method, sampling at step 0, every plan.every steps and the
 /// last. A geomint::step_error ends the run as failed (its message kept); SIGINT and SIGTERM
 /// end it as interrupted. Either way the last good state is sampled, and the CSV ends with a
 /// "# status: ..." line. CPU time counts the steps only.
 run_summary run_method(const problem_instance& problem, const method_descriptor& method, const std::string& problem_name,
-                       const step_plan& plan, csv_file* csv, bool with_state, bool show_progress);
+                       const step_plan& plan, csv_file* csv, bool with_state, bool show_progress,
+                       section_recorder* section = nullptr);
 
 /// Integrates with a reference solver at rtol = atol = tolerance, sampled at `sample_times`;
 /// the CSV ends with a "# status: ..." line.

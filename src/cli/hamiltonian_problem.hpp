@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "cli/registry.hpp"
+#include "geomint/dense_output.hpp"
 #include "geomint/problems/double_spherical_pendulum.hpp"
 #include "geomint/system/consistency.hpp"
 
@@ -126,17 +127,30 @@ class hamiltonian_problem final : public problem_instance {
   mutable Eigen::VectorXd q_, p_;
 };
 
+/// Steps through dense_output<Stepper>: the same steps (bit for bit) as the plain stepper, and
+/// the continuous extension of the last one for sections.
 template <class System, class Stepper>
 class stepper_runner final : public runner {
  public:
-  stepper_runner(const System& sys, typename Stepper::state_type x0) : sys_(sys), x_(std::move(x0)) {}
-  void step(double t, double dt) override { stepper_.do_step(sys_, x_, t, dt); }
-  void state(std::vector<double>& out) const override { pack(x_, out); }
+  stepper_runner(const System& sys, typename Stepper::state_type x0) : sys_(sys), x0_(std::move(x0)), x_(x0_) {}
+  void step(double t, double dt) override {
+    if (!started_) {
+      dense_.initialize(x0_, t, dt);
+      started_ = true;
+    }
+    dense_.do_step(sys_);
+  }
+  void state(std::vector<double>& out) const override { pack(started_ ? dense_.current_state() : x0_, out); }
+  void interpolate(double t, std::vector<double>& out) override {
+    dense_.calc_state(t, x_);
+    pack(x_, out);
+  }
 
  private:
   System sys_;
-  typename Stepper::state_type x_;
-  Stepper stepper_;
+  typename Stepper::state_type x0_, x_;
+  dense_output<Stepper> dense_;
+  bool started_ = false;
 };
 
 /// The problem_instance of a registered Hamiltonian problem (registration guarantees the type).

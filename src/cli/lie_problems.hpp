@@ -5,6 +5,7 @@
 
 #include "cli/constrained_problems.hpp"  // type_tag
 #include "cli/registry.hpp"
+#include "geomint/dense_output.hpp"
 #include "geomint/lie/lie_poisson_system.hpp"
 #include "geomint/problems/free_rigid_body.hpp"
 #include "geomint/problems/heavy_top_se3.hpp"
@@ -57,14 +58,33 @@ const lie_poisson_problem<System>& as_lie_problem(const problem_instance& p) {
 template <class System, class Stepper>
 class lie_runner final : public runner {
  public:
-  lie_runner(const System& sys, const typename System::state_type& y0) : sys_(sys), y_(y0) {}
-  void step(double t, double dt) override { stepper_.do_step(sys_, y_, t, dt); }
-  void state(std::vector<double>& out) const override { out.assign(y_.data(), y_.data() + y_.size()); }
+  lie_runner(const System& sys, const typename System::state_type& y0) : sys_(sys), y0_(y0), y_(y0) {}
+  void step(double t, double dt) override {
+    if (!started_) {
+      dense_.initialize(y0_, t, dt);
+      started_ = true;
+    }
+    dense_.do_step(std::cref(sys_));
+  }
+  void state(std::vector<double>& out) const override {
+    const auto& y = started_ ? dense_.current_state() : y0_;
+    out.assign(y.data(), y.data() + y.size());
+  }
+  /// On the coadjoint orbit (lie_continuous_extension.hpp; algebras of dimension ≤ 64).
+  void interpolate(double t, std::vector<double>& out) override {
+    try {
+      dense_.calc_state(t, y_);
+    } catch (const std::invalid_argument& e) {
+      throw usage_error(e.what());
+    }
+    out.assign(y_.data(), y_.data() + y_.size());
+  }
 
  private:
   const System& sys_;  // the problem instance's, which outlives the runner
-  typename System::state_type y_;
-  Stepper stepper_;
+  typename System::state_type y0_, y_;
+  dense_output<Stepper> dense_;
+  bool started_ = false;
 };
 
 template <class Stepper, class System>

@@ -28,6 +28,29 @@ std::string words(const std::vector<std::string>& w) {
 }
 }  // namespace
 
+std::string find_gnuplot();
+
+namespace {
+/// Runs gnuplot on `script` in `directory` (its output in <log_prefix>_gnuplot.log); the PNGs
+/// that were written, with `message` saying why if not all of them were.
+std::vector<std::string> run_gnuplot(const std::string& gnuplot, const std::string& directory, const std::string& script,
+                                     const std::string& log_prefix, const std::vector<std::string>& pngs,
+                                     std::string& message) {
+  const std::string cmd = "cd " + shell_quote(directory) + " && " + shell_quote(gnuplot) + " " + shell_quote(script) +
+                          " > " + shell_quote(log_prefix + "_gnuplot.log") + " 2>&1";
+  const int rc = std::system(cmd.c_str());
+  std::vector<std::string> written;
+  for (const auto& png : pngs)
+    if (is_file(directory + "/" + png)) written.push_back(directory + "/" + png);
+  if (rc != 0 || written.size() != pngs.size()) {
+    message = "gnuplot failed (see " + directory + "/" + log_prefix + "_gnuplot.log); the CSV files are written";
+    return written;
+  }
+  message.clear();
+  return written;
+}
+}  // namespace
+
 std::string find_gnuplot() {
   const char* path = std::getenv("PATH");
   if (!path) return "";
@@ -89,18 +112,35 @@ std::vector<std::string> write_plots(const plot_request& r, std::string& message
          << "with linespoints title m\n";
     if (!gp) throw io_error("write to " + r.directory + "/" + script + " failed");
   }
-  const std::string cmd = "cd " + shell_quote(r.directory) + " && " + shell_quote(gnuplot) + " " + shell_quote(script) +
-                          " > " + shell_quote(p + "_gnuplot.log") + " 2>&1";
-  const int rc = std::system(cmd.c_str());
-  std::vector<std::string> written;
-  for (const auto& png : pngs)
-    if (is_file(r.directory + "/" + png)) written.push_back(r.directory + "/" + png);
-  if (rc != 0 || written.size() != pngs.size()) {
-    message = "gnuplot failed (see " + r.directory + "/" + p + "_gnuplot.log); the CSV files are written";
-    return written;
+  return run_gnuplot(gnuplot, r.directory, script, p, pngs, message);
+}
+
+std::vector<std::string> write_section_plot(const section_plot_request& r, std::string& message) {
+  const std::string gnuplot = find_gnuplot();
+  if (gnuplot.empty()) {
+    message = "gnuplot not found (Debian: apt-get install gnuplot-nox): no PNG, the section CSV is written";
+    return {};
   }
-  message.clear();
-  return written;
+  const std::string base = r.png.substr(0, r.png.size() - 4);  // without .png
+  const std::string script = base + ".gp";
+  {
+    std::ofstream gp(r.directory + "/" + script);
+    if (!gp) throw io_error("cannot write " + r.directory + "/" + script);
+    const std::size_t panels = r.methods.size();
+    gp << "# gnuplot script written by `geomint`; run it in this directory: gnuplot " << script << "\n"
+       << "set datafile separator ','\nset grid\nunset key\n"
+       << "set terminal pngcairo size " << 650 * panels << ",650 enhanced font ',10'\n"
+       << "set output '" << r.png << "'\n"
+       << "set multiplot layout 1," << panels << " title '" << r.problem << ", section " << r.section << ": "
+       << r.definition << "' noenhanced\n"
+       << "set xlabel '" << r.x_name << "' noenhanced\nset ylabel '" << r.y_name << "' noenhanced\n";
+    for (const auto& m : r.methods)
+      gp << "set title '" << m << "' noenhanced\nplot '" << r.problem << "_" << m
+         << "_section.csv' using 2:3 with points pointtype 7 pointsize 0.3\n";
+    gp << "unset multiplot\n";
+    if (!gp) throw io_error("write to " + r.directory + "/" + script + " failed");
+  }
+  return run_gnuplot(gnuplot, r.directory, script, base, {r.png}, message);
 }
 
 }  // namespace geomint::cli

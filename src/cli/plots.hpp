@@ -18,11 +18,19 @@ struct plot_request {
   std::vector<std::string> work_precision_methods;
 };
 
+/// A Poincaré section: one panel per method, side by side, from <problem>_<method>_section.csv
+/// (columns t, x, y), written to `png` (a file name in `directory`).
+struct section_plot_request {
+  std::string directory, problem, section, definition, x_name, y_name, png;
+  std::vector<std::string> methods;
+};
+
 /// The gnuplot executable on PATH, or "" if there is none.
 std::string find_gnuplot();
 
 /// Writes <problem>_plots.gp and runs gnuplot on it. Returns the PNG paths written, or an
 /// empty list with `message` saying why (no gnuplot, or gnuplot failed).
 std::vector<std::string> write_plots(const plot_request& r, std::string& message);
+std::vector<std::string> write_section_plot(const section_plot_request& r, std::string& message);
 
 }  // namespace geomint::cli

@@ -107,6 +107,39 @@ const problem_descriptor& find_problem(const std::string& name) {
   throw usage_error("unknown problem '" + name + "'; valid problems: " + join(names));
 }
 
+section_definition coordinate_section(std::string name, const std::vector<std::string>& names, int i, int direction,
+                                      int ix, int iy, const std::string& meaning) {
+  section_definition s;
+  s.name = std::move(name);
+  s.definition = names.at(i) + " = 0 " + (direction > 0 ? "rising" : direction < 0 ? "falling" : "either way") + " (" +
+                 meaning + "); points (" + names.at(ix) + ", " + names.at(iy) + ")";
+  s.x_name = names.at(ix);
+  s.y_name = names.at(iy);
+  s.direction = direction;
+  s.g = [i](const std::vector<double>& x) { return x[i]; };
+  s.x = [ix](const std::vector<double>& x) { return x[ix]; };
+  s.y = [iy](const std::vector<double>& x) { return x[iy]; };
+  return s;
+}
+
+void add_sections(const std::string& problem, std::vector<section_definition> sections) {
+  problems().at(problem).sections = std::move(sections);
+}
+
+const section_definition& find_section(const problem_descriptor& problem, const std::string& name) {
+  std::vector<std::string> names;
+  for (const section_definition& s : problem.sections) {
+    if (s.name == name) return s;
+    names.push_back(s.name);
+  }
+  if (names.empty()) throw usage_error("problem '" + problem.name + "' defines no Poincaré section");
+  throw usage_error("unknown section '" + name + "' of problem '" + problem.name + "'; its sections: " + join(names));
+}
+
+void runner::interpolate(double, std::vector<double>&) {
+  throw usage_error("this method has no continuous extension: sections need one (every method but SHAKE has)");
+}
+
 const method_descriptor& find_method(const std::string& id, const std::string& problem) {
   std::vector<std::string> valid;
   const method_descriptor* found = nullptr;

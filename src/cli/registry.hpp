@@ -79,13 +79,35 @@ class problem_instance {
   virtual void evaluate_invariants(const std::vector<double>& state, std::vector<double>& out) const = 0;
 };
 
+/// A Poincaré section: the states at which g(state) crosses zero in `direction` (+1 rising,
+/// −1 falling), each drawn as the point (x(state), y(state)). Crossings are located on the
+/// method's continuous extension (dense_output.hpp), the steps unchanged.
+struct section_definition {
+  std::string name;        ///< "default" for a problem's first section
+  std::string definition;  ///< what `geomint list` shows, e.g. "q1 = 0 rising; (q4, p4)"
+  std::string x_name, y_name;
+  int direction = 1;
+  std::function<double(const std::vector<double>& state)> g;
+  std::function<double(const std::vector<double>& state)> x, y;
+};
+
 struct problem_descriptor {
   std::string name;  ///< kebab-case
   std::string description;
   std::string kind;  ///< "constrained", "riemannian", "lie-poisson"
   std::vector<parameter> parameters;
   std::function<std::unique_ptr<problem_instance>(const parameter_values&)> make;
+  std::vector<section_definition> sections;  ///< the first is named "default" (if any)
 };
+
+/// A section where the packed state's component `i` crosses 0 in `direction`, drawn in
+/// (state[ix], state[iy]); `names` are the packed state's names (q1.., p1.. or y1..), `meaning`
+/// says what the crossing is.
+section_definition coordinate_section(std::string name, const std::vector<std::string>& names, int i, int direction,
+                                      int ix, int iy, const std::string& meaning);
+
+/// The section `name` of a problem; usage_error listing the problem's sections otherwise.
+const section_definition& find_section(const problem_descriptor& problem, const std::string& name);
 
 /// Steps one problem with one method. step() throws geomint::step_error and leaves the state
 /// as it was.
@@ -94,6 +116,9 @@ class runner {
   virtual ~runner() = default;
   virtual void step(double t, double dt) = 0;
   virtual void state(std::vector<double>& out) const = 0;  ///< packed, problem_instance layout
+  /// The packed state at t inside the last step (the continuous extension); methods without
+  /// one throw usage_error.
+  virtual void interpolate(double t, std::vector<double>& out);
 };
 
 struct method_properties {
@@ -151,6 +176,8 @@ struct registration {
   explicit registration(const std::function<void()>& f) { f(); }
 };
 void add_problem(problem_descriptor p);
+/// Gives an added problem its Poincaré sections (the first should be named "default").
+void add_sections(const std::string& problem, std::vector<section_definition> sections);
 /// Adds (or extends) a method: the properties must match an earlier registration of the id.
 void add_method(const method_properties& p, const std::string& problem, runner_factory f);
 void add_reference(const std::string& id, const std::string& description, const std::string& problem,

@@ -818,3 +818,71 @@ BOOST_AUTO_TEST_CASE(every_catalogued_method_runs_under_its_id_and_alias) {
   }
   BOOST_TEST(checked >= 26);
 }
+
+// ---- Poincaré sections ----------------------------------------------------------------------
+
+namespace {
+/// The section times of `method` at dt on the spherical pendulum over [0, 5].
+std::vector<double> section_times(const std::string& method, double dt, const std::string& dir) {
+  const result r = geomint("run spherical-pendulum --method " + method + " --dt " + std::to_string(dt) +
+                               " --t-end 5 --section default --out o",
+                           dir);
+  BOOST_TEST_REQUIRE(r.code == 0, r.err);
+  return read_csv(path(dir, "o/spherical-pendulum_" + method + "_section.csv")).column("t");
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(section_times_converge_and_the_grid_is_unchanged) {
+  const std::vector<double> reference = section_times("lobatto4", 0.005, "section_ref");
+  BOOST_TEST_REQUIRE(reference.size() >= 3u);
+  std::vector<double> steps{0.02, 0.01, 0.005}, errors;
+  for (double dt : steps) {
+    const std::vector<double> t = section_times("rattle", dt, "section_rattle");
+    BOOST_TEST_REQUIRE(t.size() == reference.size());
+    double worst = 0;
+    for (std::size_t i = 0; i < t.size(); ++i) worst = std::fmax(worst, std::fabs(t[i] - reference[i]));
+    errors.push_back(worst);
+  }
+  // RATTLE's crossing times carry its O(h²) error (the cubic extension's is smaller).
+  const double order = std::log(errors.front() / errors.back()) / std::log(steps.front() / steps.back());
+  BOOST_TEST_MESSAGE("section time errors " << errors.front() << " … " << errors.back() << ", order " << order);
+  BOOST_TEST(order >= 1.8);
+
+  // The run's own CSV is the same with and without the section: the steps are not changed.
+  const result with = geomint("run spherical-pendulum --method rattle --dt 0.01 --t-end 5 --section default --out o",
+                              "section_with");
+  const result without = geomint("run spherical-pendulum --method rattle --dt 0.01 --t-end 5 --out o", "section_without");
+  BOOST_TEST_REQUIRE((with.code == 0 && without.code == 0));
+  BOOST_TEST(slurp(path("section_with", "o/spherical-pendulum_rattle.csv")) ==
+             slurp(path("section_without", "o/spherical-pendulum_rattle.csv")));
+  BOOST_TEST(contains(with.out, "section default:"));
+  if (have_gnuplot()) BOOST_TEST(non_empty_file(path("section_with", "o/spherical-pendulum_rattle_section.png")));
+}
+
+BOOST_AUTO_TEST_CASE(sections_are_listed_compared_side_by_side_and_checked) {
+  const result list = geomint("list", "section_list");
+  BOOST_TEST_REQUIRE(list.code == 0);
+  BOOST_TEST(contains(list.out, "section default    q2 = 0 rising"));
+  for (const char* problem : {"double-spherical-pendulum", "heavy-top", "particle-on-ellipsoid", "free-rigid-body"}) {
+    const result r = geomint(std::string("run ") + problem + " --method " +
+                                 (std::string(problem) == "free-rigid-body" ? "rkmk_rk4_exp" : "rattle") +
+                                 " --dt 0.01 --t-end 20 --section default --out o",
+                             "section_problem");
+    BOOST_TEST(r.code == 0, problem << ": " << r.err);
+    BOOST_TEST(contains(r.out, "section default:"), problem);
+  }
+  const result c = geomint("compare particle-on-ellipsoid --methods rattle,lobatto3 --dt 0.02 --t-end 20 --ida off "
+                           "--dopri5 off --no-work-precision --section default --out o",
+                           "section_compare");
+  BOOST_TEST_REQUIRE(c.code == 0, c.err);
+  for (const char* m : {"rattle", "lobatto3"})
+    BOOST_TEST(read_csv(path("section_compare", std::string("o/particle-on-ellipsoid_") + m + "_section.csv")).rows.size() >= 2u);
+  if (have_gnuplot()) BOOST_TEST(non_empty_file(path("section_compare", "o/particle-on-ellipsoid_section.png")));
+
+  const result unknown = geomint("run spherical-pendulum --method rattle --dt 0.01 --t-end 1 --section nope", "section_bad");
+  BOOST_TEST(unknown.code == 1);
+  BOOST_TEST(contains(unknown.err, "its sections: default"));
+  const result none = geomint("run pendulum-chain --method rattle --dt 0.01 --t-end 1 --section default", "section_none");
+  BOOST_TEST(none.code == 1);
+  BOOST_TEST(contains(none.err, "defines no Poincar"));
+}

@@ -1,4 +1,5 @@
-# cmake -DGEOMINT_BUILD_DIR=… -DDOWNSTREAM_SOURCE_DIR=… -DWORK_DIR=… -P run_downstream.cmake
+# cmake -DGEOMINT_BUILD_DIR=… -DDOWNSTREAM_SOURCE_DIR=… -DWORK_DIR=… [-DEXTRA_FLAGS=…] -P run_downstream.cmake
+# EXTRA_FLAGS: compiler and linker flags for the downstream build (the sanitizers of the build tree).
 file(REMOVE_RECURSE ${WORK_DIR})
 function(run)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
@@ -8,7 +9,9 @@ function(run)
   set(last_output "${out}" PARENT_SCOPE)
 endfunction()
 run(${CMAKE_COMMAND} --install ${GEOMINT_BUILD_DIR} --prefix ${WORK_DIR}/prefix)
-run(${CMAKE_COMMAND} -S ${DOWNSTREAM_SOURCE_DIR} -B ${WORK_DIR}/build -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix -DCMAKE_BUILD_TYPE=Release)
+string(REPLACE ";" " " EXTRA_FLAGS "${EXTRA_FLAGS}")
+run(${CMAKE_COMMAND} -S ${DOWNSTREAM_SOURCE_DIR} -B ${WORK_DIR}/build -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix -DCMAKE_BUILD_TYPE=Release
+    "-DCMAKE_CXX_FLAGS=${EXTRA_FLAGS}" "-DCMAKE_EXE_LINKER_FLAGS=${EXTRA_FLAGS}")
 run(${CMAKE_COMMAND} --build ${WORK_DIR}/build)
 run(${WORK_DIR}/build/downstream)
 if(NOT last_output MATCHES "constraint residual")

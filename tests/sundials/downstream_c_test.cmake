@@ -4,7 +4,11 @@
 #   MODE=pkgconfig  cc prog.c $(pkg-config --cflags --libs geomint-sundials) -o prog
 #   cmake -DMODE=... -DBUILD_DIR=... -DSOURCE_DIR=... -DWORK_DIR=... -DC_SOURCES="a.c;b.c"
 #         [-DC_COMPILER=cc -DPKG_CONFIG=pkg-config -DREADELF=readelf] -P downstream_c_test.cmake
+# EXTRA_FLAGS (optional): compiler and linker flags for the downstream builds (the build tree's
+# sanitizers: an instrumented library needs an instrumented program).
 file(REMOVE_RECURSE ${WORK_DIR})
+set(extra_list "${EXTRA_FLAGS}")
+string(REPLACE ";" " " EXTRA_FLAGS "${EXTRA_FLAGS}")
 function(run)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(NOT rc EQUAL 0)
@@ -28,7 +32,8 @@ get_filename_component(lib_dir ${pc_dir} DIRECTORY)
 if(MODE STREQUAL "cmake")
   string(REPLACE ";" "|" sources "${C_SOURCES}")  # execute_process would split a list argument
   run(${CMAKE_COMMAND} -S ${SOURCE_DIR}/tests/sundials/downstream_c -B ${WORK_DIR}/build
-      -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_BUILD_TYPE=Release -DCMAKE_DISABLE_FIND_PACKAGE_Eigen3=ON
+      -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_BUILD_TYPE=Release "-DCMAKE_C_FLAGS=${EXTRA_FLAGS}"
+      "-DCMAKE_EXE_LINKER_FLAGS=${EXTRA_FLAGS}" -DCMAKE_DISABLE_FIND_PACKAGE_Eigen3=ON
       -DCMAKE_DISABLE_FIND_PACKAGE_Boost=ON -DC_SOURCES=${sources})
   run(${CMAKE_COMMAND} --build ${WORK_DIR}/build -j 2)
   foreach(source ${C_SOURCES})
@@ -57,7 +62,7 @@ elseif(MODE STREQUAL "pkgconfig")
   file(MAKE_DIRECTORY ${WORK_DIR}/build)
   foreach(source ${C_SOURCES})
     get_filename_component(name ${source} NAME_WE)
-    run(${C_COMPILER} -std=c99 ${source} ${flags} -o ${WORK_DIR}/build/${name})
+    run(${C_COMPILER} -std=c99 ${extra_list} ${source} ${flags} -o ${WORK_DIR}/build/${name})
     run(${CMAKE_COMMAND} -E env LD_LIBRARY_PATH=${lib_dir} ${WORK_DIR}/build/${name})
   endforeach()
 else()

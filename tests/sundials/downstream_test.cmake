@@ -1,7 +1,11 @@
 # Installs the build tree into a scratch prefix, then configures, builds and runs a downstream
 # project that finds geomint::sundials with find_package(geomint CONFIG).
 #   cmake -DBUILD_DIR=... -DSOURCE_DIR=... -DWORK_DIR=... -P downstream_test.cmake
+# EXTRA_FLAGS (optional): compiler and linker flags for the downstream builds (the build tree's
+# sanitizers: an instrumented library needs an instrumented program).
 file(REMOVE_RECURSE ${WORK_DIR})
+set(extra_list "${EXTRA_FLAGS}")
+string(REPLACE ";" " " EXTRA_FLAGS "${EXTRA_FLAGS}")
 function(run)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(NOT rc EQUAL 0)
@@ -12,6 +16,7 @@ endfunction()
 run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${WORK_DIR}/prefix)
 run(${CMAKE_COMMAND} -S ${SOURCE_DIR}/tests/sundials/downstream -B ${WORK_DIR}/build
     -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix -DCMAKE_BUILD_TYPE=Release
+    "-DCMAKE_C_FLAGS=${EXTRA_FLAGS}" "-DCMAKE_CXX_FLAGS=${EXTRA_FLAGS}" "-DCMAKE_EXE_LINKER_FLAGS=${EXTRA_FLAGS}"
     -DEXAMPLE_SOURCE=${SOURCE_DIR}/examples/sundials/double_pendulum.c
     -DLIE_EXAMPLE_SOURCE=${SOURCE_DIR}/examples/sundials/rigid_body.c)
 run(${CMAKE_COMMAND} --build ${WORK_DIR}/build -j 2)

@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "c_problems.hpp"
+#include "geomint/catalogue.hpp"
 #include "geomint/diagnostics/allocation_counter.hpp"  // counted by test_c_api.cpp's allocation_counter.hpp
 #include "geomint/constrained/reich_symmetric.hpp"
 #include "geomint/lie/cayley_coordinates.hpp"
@@ -462,8 +463,11 @@ BOOST_AUTO_TEST_CASE(bad_ids_and_inputs) {
                std::string::npos, lie_error(refused));
     GeomintLieFree(&refused);
   }
-  BOOST_TEST(std::string(GeomintGetMethodName(GEOMINT_LIE_DISCRETE_GRADIENT_CAYLEY_2)) == "lie_discrete_gradient_cayley_2");
-  BOOST_TEST(std::string(GeomintGetMethodName(GEOMINT_SHAKE_2)) == "variational_shake_2");
+  // Every C id is named by its catalogue row, the id the geomint command accepts (old spellings alias).
+  for (const geomint::method_entry& e : geomint::method_catalogue)
+    if (e.c_id != 0) BOOST_TEST(std::string(GeomintGetMethodName(e.c_id)) == std::string(e.id));
+  BOOST_TEST(GEOMINT_LIE_DISCRETE_GRADIENT_CAYLEY_2 == GEOMINT_LIE_DISCRETE_GRADIENT_GONZALEZ_CAYLEY_2_1);
+  BOOST_TEST(std::string(GeomintGetMethodName(GEOMINT_SHAKE_2)) == "variational_shake_2_1");
 
   void* lie = GeomintLieCreate(s.ctx(), GEOMINT_LIE_DISCRETE_GRADIENT_EXP_2, GEOMINT_ALGEBRA_SO3);
   BOOST_TEST_REQUIRE(lie != nullptr);

@@ -56,7 +56,7 @@ BOOST_AUTO_TEST_CASE(one_step_variational_methods) {
 
 // SHAKE's state is (q_{k−1}, q_k): its order is measured on q_k, its symmetry as
 // (q₀, q₁) ↦ (q₁, q₂) followed by the step −h from (q₂, q₁), which returns (q₁, q₀).
-BOOST_AUTO_TEST_CASE(shake) {
+BOOST_AUTO_TEST_CASE(shake_two_step_method) {
   using p = properties_of<geomint::shake<dsp_state>>;
   const problems::double_spherical_pendulum dsp;
   const geomint::method_entry* e = find_method_entry("variational_shake_2_1");

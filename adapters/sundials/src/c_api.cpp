@@ -7,8 +7,10 @@
 #include <cstdio>
 #include <new>
 #include <string>
+#include <vector>
 
 #include "c_memory.hpp"
+#include "geomint/catalogue.hpp"
 
 namespace geomint::sundials::detail {
 
@@ -18,23 +20,13 @@ std::unique_ptr<c_model> make_c_model(const c_problem& problem) {
 }
 
 const method_info* find_method(int id) {
-  static const method_info methods[] = {
-      {GEOMINT_CONSTRAINED_RATTLE_2_2, "constrained_rattle_2_2", 2},
-      {GEOMINT_CONSTRAINED_LOBATTO_2_2, "constrained_lobatto_2_2", 2},
-      {GEOMINT_CONSTRAINED_LOBATTO_4_3, "constrained_lobatto_4_3", 3},
-      {GEOMINT_CONSTRAINED_LOBATTO_6_4, "constrained_lobatto_6_4", 4},
-      {GEOMINT_CONSTRAINED_LOBATTO_8_5, "constrained_lobatto_8_5", 5},
-      {GEOMINT_CONSTRAINED_SYMPLECTIC_EULER_1_2, "constrained_symplectic_euler_1_2", 2},
-      {GEOMINT_REICH_SYMMETRIC_2, "constrained_reich_symmetric_2", 0},
-      {GEOMINT_VARIATIONAL_MIDPOINT_2, "variational_midpoint_2", 0},
-      {GEOMINT_SHAKE_2, "variational_shake_2", 0},
-      {GEOMINT_LIE_RKMK_RK4_EXP_4_4, "lie_rkmk_rk4_exp_4_4", 4, true},
-      {GEOMINT_LIE_RKMK_RK4_CAYLEY_4_4, "lie_rkmk_rk4_cayley_4_4", 4, true},
-      {GEOMINT_LIE_RKMK_MIDPOINT_EXP_2_1, "lie_rkmk_midpoint_exp_2_1", 1, true},
-      {GEOMINT_LIE_RKMK_MIDPOINT_CAYLEY_2_1, "lie_rkmk_midpoint_cayley_2_1", 1, true},
-      {GEOMINT_LIE_DISCRETE_GRADIENT_EXP_2, "lie_discrete_gradient_exp_2", 0, true},
-      {GEOMINT_LIE_DISCRETE_GRADIENT_CAYLEY_2, "lie_discrete_gradient_cayley_2", 0, true},
-  };
+  // The C ids are catalogue rows (catalogue.hpp's c_id): name, stages and family from there.
+  static const std::vector<method_info> methods = [] {
+    std::vector<method_info> out;
+    for (const method_entry& e : method_catalogue)
+      if (e.c_id != 0) out.push_back({e.c_id, e.id.data(), e.stages, e.family == "lie"});
+    return out;
+  }();
   for (const method_info& m : methods)
     if (m.id == id) return &m;
   return nullptr;
@@ -67,6 +59,8 @@ constrained_statistics memory::totals() const {
 void memory::retire_stepper() {
   retired = totals();
   stepper.reset();
+  interpolant.reset();  // it depends on the method's order and the model's system
+  forget_steps();
 }
 
 c_model& memory::ensure_model() {
@@ -115,6 +109,7 @@ void set_state(memory& m, double t0, N_Vector q0, N_Vector p0) {
   m.q0 = data(q0);
   m.p0 = data(p0);
   m.t = m.t0 = t0;
+  m.forget_steps();
 }
 
 /// The reason for refusing an initial state, or "" if it is acceptable.
@@ -223,6 +218,7 @@ int GeomintCalcIC(void* mem, int which) {
     m.q0 = data(m.q);
     m.p0 = data(m.p);
     m.t0 = m.t;
+    m.forget_steps();
     if (m.stepper) m.stepper->reset();
     return m.succeed();
   });
@@ -399,10 +395,20 @@ int GeomintEvolve(void* mem, sunrealtype tout, N_Vector q, N_Vector p, sunrealty
     double* pd = N_VGetArrayPointer(m.p.get());
     const double t_start = m.t;
     const double roundoff = 1e-10 * std::fabs(m.h);
+    // Roots left in the last step after a GEOMINT_ROOT_RETURN come first.
+    if (m.root_fn && !m.roots.started()) {
+      start_roots(m);
+    } else if (m.root_fn && m.have_step) {
+      const int found = locate_roots(m, q, p, tret);
+      if (found != GEOMINT_SUCCESS) return found;
+    }
     for (long k = 1; m.t != tout; ++k) {
       const double t_next = t_start + k * m.h;
       const bool last = std::fabs(t_next - t_start) >= std::fabs(tout - t_start) - roundoff;
       const double dt = last && std::fabs(t_next - tout) > roundoff ? tout - m.t : m.h;
+      m.q_start = data(m.q);  // the step's start, for the continuous extension
+      m.p_start = data(m.p);
+      const double t_before = m.t;
       try {
         stepper.step(m.t, dt, qd, pd);
       } catch (...) {
@@ -415,6 +421,15 @@ int GeomintEvolve(void* mem, sunrealtype tout, N_Vector q, N_Vector p, sunrealty
       }
       m.t = last ? tout : t_next;
       m.h_last = dt;
+      m.q_prev.swap(m.q_start);
+      m.p_prev.swap(m.p_start);
+      m.t_prev = t_before;
+      m.have_step = true;
+      m.extension_current = false;
+      if (m.root_fn) {
+        const int found = locate_roots(m, q, p, tret);
+        if (found != GEOMINT_SUCCESS) return found;
+      }
       if (itask == GEOMINT_ONE_STEP) break;
     }
     data(q) = data(m.q);

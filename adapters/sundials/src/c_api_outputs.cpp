@@ -169,8 +169,8 @@ int GeomintPrintAllStats(void* mem, FILE* outfile, int fmt) {
     out.entry("Newton iters", s.newton.iterations);
     out.entry("Newton conv fails", m.newton_failures);
     out.entry("Jac evals", s.newton.jacobian_updates);
-    const method_info* info = find_method(m.method);
-    if (info && info->stages > 0) {  // the constrained PRK methods factorize through a linear solver
+    // The constrained PRK methods (RATTLE, Lobatto, symplectic Euler) factorize through a linear solver.
+    if (m.method >= GEOMINT_CONSTRAINED_RATTLE_2_2 && m.method <= GEOMINT_CONSTRAINED_SYMPLECTIC_EULER_1_2) {
       out.entry("LS setups", m.linear_solver.setups());
       out.entry("LS solves", m.linear_solver.solves());
     }

@@ -9,6 +9,7 @@
 
 #include "c_flags.hpp"
 #include "c_lie_model.hpp"
+#include "c_root_search.hpp"
 #include "c_model.hpp"  // find_method
 #include "c_stats_printer.hpp"
 #include "geomint/sundials/geomint_sundials.h"
@@ -35,6 +36,50 @@ struct lie_memory : memory_kind {
   Eigen::VectorXd y;
   std::unique_ptr<c_lie_stepper> stepper;
   long failed_steps = 0, newton_failures = 0;
+  // Dense output and roots (GeomintLieGetDky, GeomintLieRootInit), as in c_memory.hpp.
+  Eigen::VectorXd y_prev, y_start, y_root;
+  double t_prev = 0;
+  bool have_step = false, extension_current = false;
+  GeomintLieRootFn root_fn = nullptr;
+  root_search roots;
+  vector_handle y_root_view;
+
+  void forget_steps() {
+    have_step = extension_current = false;
+    roots.restart();
+  }
+  c_lie_stepper& extension() {
+    if (!extension_current) {
+      stepper->begin_interpolation(t_prev, y_prev.data(), t, y.data());
+      extension_current = true;
+    }
+    return *stepper;
+  }
+  /// g(t, y(t)) into out, y on the last step's extension (the grid state at t); y in y_root.
+  void evaluate_roots(double at, std::vector<double>& out) {
+    if (at == t) y_root = y;
+    else extension().interpolate(at, 0, y_root.data());
+    const int code = root_fn(at, y_root_view.get(), out.data(), problem.user_data);
+    if (code != 0) throw callback_error(code, "root");
+  }
+  void start_roots() {
+    if (y_root.size() != y.size()) {
+      y_root.resize(y.size());
+      y_root_view.reset(N_VMake_Serial(y.size(), y_root.data(), ctx()));
+      if (!y_root_view) throw std::bad_alloc();
+    }
+    roots.begin(t, [&](double at, std::vector<double>& out) { evaluate_roots(at, out); });
+  }
+  /// GEOMINT_ROOT_RETURN with y and *tret at the earliest root left in the last step, or 0.
+  int locate_roots(N_Vector out, sunrealtype* tret) {
+    if (!roots.started()) start_roots();
+    const double root = roots.next(t_prev, t, [&](double at, std::vector<double>& g) { evaluate_roots(at, g); });
+    if (std::isnan(root)) return GEOMINT_SUCCESS;
+    Eigen::Map<Eigen::VectorXd>(N_VGetArrayPointer(out), y.size()) = y_root;
+    *tret = root;
+    return GEOMINT_ROOT_RETURN;
+  }
+  SUNContext ctx() const { return problem.ctx; }
 };
 
 template <class F>
@@ -65,6 +110,7 @@ int set_state(lie_memory& m, double t0, N_Vector y0) {
   if (!data(y0).allFinite()) return ill_input(m, "y0 must be finite");
   m.y = data(y0);
   m.t = t0;
+  m.forget_steps();
   return GEOMINT_SUCCESS;
 }
 
@@ -195,10 +241,17 @@ int GeomintLieEvolve(void* mem, sunrealtype tout, N_Vector y, sunrealtype* tret,
     // Steps as in GeomintEvolve: times t_start + k h, the last one landing exactly on tout.
     const double t_start = m.t;
     const double roundoff = 1e-10 * std::fabs(m.h);
+    if (m.root_fn && !m.roots.started()) {
+      m.start_roots();
+    } else if (m.root_fn && m.have_step) {  // roots left in the last step come first
+      if (const int found = m.locate_roots(y, tret)) return found;
+    }
     for (long k = 1; m.t != tout; ++k) {
       const double t_next = t_start + k * m.h;
       const bool last = std::fabs(t_next - t_start) >= std::fabs(tout - t_start) - roundoff;
       const double dt = last && std::fabs(t_next - tout) > roundoff ? tout - m.t : m.h;
+      m.y_start = m.y;
+      const double t_before = m.t;
       try {
         m.stepper->step(m.t, dt, m.y.data());
       } catch (...) {
@@ -209,10 +262,62 @@ int GeomintLieEvolve(void* mem, sunrealtype tout, N_Vector y, sunrealtype* tret,
       }
       m.t = last ? tout : t_next;
       m.h_last = dt;
+      m.y_prev.swap(m.y_start);
+      m.t_prev = t_before;
+      m.have_step = true;
+      m.extension_current = false;
+      if (m.root_fn)
+        if (const int found = m.locate_roots(y, tret)) return found;
       if (itask == GEOMINT_ONE_STEP) break;
     }
     data(y) = m.y;
     *tret = m.t;
+    return m.succeed();
+  });
+}
+
+int GeomintLieGetDky(void* mem, sunrealtype t, int k, N_Vector dky) {
+  return guarded(mem, __func__, [&](lie_memory& m) {
+    const int d = m.problem.dimension;
+    if (!serial(dky, d)) return ill_input(m, "dky must be a serial N_Vector of length " + std::to_string(d));
+    if (k != 0 && k != 1) return m.fail(GEOMINT_BAD_K, "geomint: GeomintLieGetDky: k = " + std::to_string(k) + " (0 or 1)");
+    if (!m.have_step) return ill_input(m, "GeomintLieGetDky needs a step (call GeomintLieEvolve first)");
+    const double slack = 1e-12 * std::fabs(m.t - m.t_prev);
+    if (!(t >= std::fmin(m.t_prev, m.t) - slack && t <= std::fmax(m.t_prev, m.t) + slack)) {
+      char why[200];
+      std::snprintf(why, sizeof why, "geomint: GeomintLieGetDky: t = %.17g is outside the last step [%.17g, %.17g]", t,
+                    m.t_prev, m.t);
+      return m.fail(GEOMINT_BAD_T, why);
+    }
+    m.extension().interpolate(t, k, N_VGetArrayPointer(dky));
+    return m.succeed();
+  });
+}
+
+int GeomintLieRootInit(void* mem, int nrtfn, GeomintLieRootFn g) {
+  return guarded(mem, __func__, [&](lie_memory& m) {
+    if (nrtfn < 0) return ill_input(m, "nrtfn must be >= 0");
+    if (nrtfn > 0 && !g) return ill_input(m, "the root function must not be NULL when nrtfn > 0");
+    m.root_fn = nrtfn > 0 ? g : nullptr;
+    m.roots.configure(nrtfn);
+    return m.succeed();
+  });
+}
+
+int GeomintLieSetRootDirection(void* mem, const int* rootdir) {
+  return guarded(mem, __func__, [&](lie_memory& m) {
+    if (!m.root_fn) return ill_input(m, "call GeomintLieRootInit with nrtfn > 0 first");
+    if (!rootdir) return ill_input(m, "rootdir must not be NULL");
+    if (!m.roots.set_direction(rootdir)) return ill_input(m, "rootdir[i] must be -1, 0 or 1");
+    return m.succeed();
+  });
+}
+
+int GeomintLieGetRootInfo(void* mem, int* rootsfound) {
+  return guarded(mem, __func__, [&](lie_memory& m) {
+    if (!m.root_fn) return ill_input(m, "call GeomintLieRootInit with nrtfn > 0 first");
+    if (!rootsfound) return ill_input(m, "rootsfound must not be NULL");
+    std::copy(m.roots.found().begin(), m.roots.found().end(), rootsfound);
     return m.succeed();
   });
 }

@@ -38,6 +38,10 @@ class c_lie_stepper {
   virtual void casimirs(const double* y, double* out) const = 0;
   virtual double energy(const double* y) const = 0;
   virtual void reset() = 0;
+  /// The continuous extension of the step [t0, t1] from y0 to y1, on the coadjoint orbit
+  /// (lie_continuous_extension.hpp); then interpolate(t, k, out): y (k = 0) or dy/dt (k = 1).
+  virtual void begin_interpolation(double t0, const double* y0, double t1, const double* y1) = 0;
+  virtual void interpolate(double t, int k, double* out) = 0;
 };
 
 /// The dimension of the algebra with this id (GeomintAlgebraID), 0 if unknown.

@@ -11,6 +11,7 @@
 #include "c_system.hpp"  // callback_error
 #include "geomint/lie/cayley_coordinates.hpp"
 #include "geomint/lie/exp_coordinates.hpp"
+#include "geomint/lie/lie_continuous_extension.hpp"
 #include "geomint/lie/lie_discrete_gradient.hpp"
 #include "geomint/lie/rkmk.hpp"
 #include "sundials_handles.hpp"
@@ -93,8 +94,20 @@ class c_lie_stepper_impl final : public c_lie_stepper {
   }
   double energy(const double* y) const override { return system_.hamiltonian(Eigen::Map<const Eigen::VectorXd>(y, d_)); }
   void reset() override { stepper_.reset(); }
+  void begin_interpolation(double t0, const double* y0, double t1, const double* y1) override {
+    if (!extension_) extension_ = std::make_unique<lie_continuous_extension<c_lie_system<Algebra>>>(system_);
+    using vec = typename Algebra::vector_type;
+    system_.set_time(t0);  // the extension's gradients (H autonomous on a step)
+    extension_->begin_step(vec(Eigen::Map<const vec>(y0)), vec(Eigen::Map<const vec>(y1)), t0, t1 - t0);
+  }
+  void interpolate(double t, int k, double* out) override {
+    typename Algebra::vector_type y;
+    extension_->evaluate(t, y, k, false);
+    Eigen::Map<Eigen::VectorXd>(out, d_) = y;
+  }
 
  private:
+  std::unique_ptr<lie_continuous_extension<c_lie_system<Algebra>>> extension_;
   c_lie_system<Algebra> system_;
   Stepper stepper_;
   const newton_options defaults_;

@@ -7,10 +7,12 @@
 #include <cmath>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "c_flags.hpp"
 #include "c_linear_solver.hpp"
 #include "c_model.hpp"
+#include "c_root_search.hpp"
 #include "geomint/sundials/geomint_sundials.h"
 #include "geomint/sundials/sunlinsol_factorization.hpp"
 
@@ -33,6 +35,25 @@ struct memory : memory_kind {
   constrained_statistics retired;  // counters of steppers replaced so far
   long failed_steps = 0, newton_failures = 0;
 
+  // Dense output (GeomintGetDky) and roots (GeomintRootInit): the last step's start, and the
+  // extension of [t_prev, t] built on first use after each step.
+  Eigen::VectorXd q_prev, p_prev, q_start, p_start;
+  double t_prev = 0;
+  bool have_step = false, extension_current = false;
+  std::unique_ptr<c_interpolant> interpolant;
+  GeomintRootFn root_fn = nullptr;
+  root_search roots;
+  Eigen::VectorXd q_root, p_root;          ///< interpolated states for the root functions
+  vector_handle q_root_view, p_root_view;  ///< N_Vector views of them
+
+  /// Forgets the last step (new state, method or problem): no dense output, roots start afresh.
+  void forget_steps() {
+    have_step = extension_current = false;
+    roots.restart();
+  }
+  /// The last step's continuous extension, told about the step.
+  c_interpolant& extension();
+
   /// Steps, Newton counters of every stepper since GeomintInit.
   constrained_statistics totals() const;
   void retire_stepper();
@@ -49,6 +70,12 @@ struct memory : memory_kind {
   /// before H is complete (a general H without dh_dp).
   int check_consistency();
 };
+
+/// After a step: the earliest root left in it (GEOMINT_ROOT_RETURN, q, p and *tret set to it)
+/// or GEOMINT_SUCCESS. c_api_roots.cpp.
+int locate_roots(memory& m, N_Vector q, N_Vector p, sunrealtype* tret);
+/// The root functions' values at the current time, where the search starts.
+void start_roots(memory& m);
 
 /// Runs f(memory&) → flag for the API function `function`; maps every exception to its flag
 /// and message. Nothing escapes to C.

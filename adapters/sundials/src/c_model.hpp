@@ -29,6 +29,18 @@ class c_stepper {
   virtual void reset() = 0;  ///< forget cached factorizations and multipliers
 };
 
+/// The C module's dense output (GeomintGetDky, root finding): the continuous extension of the
+/// last step (dense_output.hpp: Hermite with the exact vector field at both ends, quintic for
+/// methods of order ≥ 4). Arrays of length n.
+class c_interpolant {
+ public:
+  virtual ~c_interpolant() = default;
+  virtual void begin_step(double t0, const double* q0, const double* p0, double t1, const double* q1,
+                          const double* p1) = 0;
+  /// k = 0: (q, p) at t; k = 1: (dq/dt, dp/dt) of the interpolant.
+  virtual void evaluate(double t, int k, double* q, double* p) = 0;
+};
+
 /// The system built from a c_problem.
 class c_model {
  public:
@@ -48,6 +60,8 @@ class c_model {
   virtual ida_result solve_ida(double t0, const Eigen::VectorXd& q0, const Eigen::VectorXd& p0,
                                const ida_options& options) const = 0;
   virtual bool separable() const = 0;
+  /// The continuous extension for a method of the given order on this system.
+  virtual std::unique_ptr<c_interpolant> make_interpolant(int order) const = 0;
 };
 
 /// Chooses the system kind from the problem (mass given: separable; G sparse or dense).

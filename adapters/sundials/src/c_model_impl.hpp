@@ -10,6 +10,7 @@
 #include "geomint/constrained/constrained_prk.hpp"
 #include "geomint/constrained/project_to_manifold.hpp"
 #include "geomint/constrained/reich_symmetric.hpp"
+#include "geomint/dense_output.hpp"
 #include "geomint/sundials/detail/constrained_dae.hpp"
 #include "geomint/tableau/constrained_tableaux.hpp"
 
@@ -59,6 +60,43 @@ class reich_symmetric_stepper final : public c_stepper {
  private:
   const System& system_;
   reich_symmetric<state_view> stepper_;
+};
+
+/// The state type the continuous extension works on (it needs only the name).
+struct c_pair_state {
+  using state_type = std::pair<Eigen::VectorXd, Eigen::VectorXd>;
+};
+
+template <class System>
+class c_interpolant_impl final : public c_interpolant {
+  using state = c_pair_state::state_type;
+
+ public:
+  c_interpolant_impl(const System& system, int order)
+      : n_(system.position_count()),
+        x0_(Eigen::VectorXd::Zero(n_), Eigen::VectorXd::Zero(n_)),
+        x1_(x0_),
+        out_(x0_),
+        extension_(system, x0_, order) {}
+  void begin_step(double t0, const double* q0, const double* p0, double t1, const double* q1,
+                  const double* p1) override {
+    x0_.first = in(q0);
+    x0_.second = in(p0);
+    x1_.first = in(q1);
+    x1_.second = in(p1);
+    extension_.begin_step(x0_, x1_, t0, t1 - t0);
+  }
+  void evaluate(double t, int k, double* q, double* p) override {
+    extension_.evaluate(t, out_, k, false);
+    Eigen::Map<Eigen::VectorXd>(q, n_) = out_.first;
+    Eigen::Map<Eigen::VectorXd>(p, n_) = out_.second;
+  }
+
+ private:
+  Eigen::Map<const Eigen::VectorXd> in(const double* x) const { return {x, n_}; }
+  int n_;
+  state x0_, x1_, out_;
+  continuous_extension<c_pair_state, System> extension_;
 };
 
 template <class System>
@@ -132,6 +170,9 @@ class c_model_impl final : public c_model {
     return sundials::solve_ida(system_, q0, p0, t0, options);
   }
   bool separable() const override { return system_traits<System>::separable; }
+  std::unique_ptr<c_interpolant> make_interpolant(int order) const override {
+    return std::make_unique<c_interpolant_impl<System>>(system_, order);
+  }
 
  private:
   using traits = system_traits<System>;

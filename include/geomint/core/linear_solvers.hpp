@@ -111,11 +111,20 @@ class dense_ldlt {
  public:
   using matrix_type = matrix<N, N>;
 
+  /// Eigen's LDLT() leaves its status member uninitialized, and copying or moving such an
+  /// object reads it (undefined behaviour; UBSan aborts): factorize I (0 × 0 if dynamic) once.
+  dense_ldlt() {
+    if constexpr (N != 0) {
+      if constexpr (N == dynamic) matrix_.setIdentity(0, 0);
+      else matrix_.setIdentity();
+      ldlt_.compute(matrix_);
+    }
+  }
+
   /// Factorize and solve with `solver` instead of Eigen (null: Eigen's LDLᵀ).
   void use(external_linear_solver* solver) { external_ = solver; }
   void resize(int n) {
-    // Size the factorization by factorizing I once: Eigen::LDLT(n) leaves its status member
-    // uninitialized, and copying such an object reads it (undefined behaviour, UBSan aborts).
+    // Size the factorization by factorizing I once (no allocation in the steps after).
     if constexpr (N != 0) {
       matrix_.setIdentity(n, n);
       ldlt_.compute(matrix_);

@@ -9,11 +9,21 @@
 #pragma once
 
 #include <Eigen/LU>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "geomint/system/second_derivatives.hpp"
 
 namespace geomint {
+
+namespace detail {
+/// A system whose callbacks read a time set beforehand (the C module's): set_time(t).
+template <class S, class = void>
+struct has_set_time : std::false_type {};
+template <class S>
+struct has_set_time<S, std::void_t<decltype(std::declval<const S&>().set_time(0.0))>> : std::true_type {};
+}  // namespace detail
 
 /// Evaluates q̇ and ṗ of the index-1 ODE. Holds its own workspace (sized on first use).
 template <class System>
@@ -30,6 +40,7 @@ class index1_vector_field {
   template <class Q, class P, class DQ, class DP>
   void operator()(double t, const Q& q_in, const P& p_in, DQ& dq, DP& dp) {
     const System& sys = *sys_;
+    if constexpr (detail::has_set_time<System>::value) sys.set_time(t);
     q_ = q_in;
     p_ = p_in;
     sys.dh_dp(q_, p_, v_);

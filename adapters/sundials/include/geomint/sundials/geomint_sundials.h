@@ -58,7 +58,12 @@ extern "C" {
 #define GEOMINT_LSETUP_FAIL -9         /* the SUNLinearSolver setup failed unrecoverably        */
 #define GEOMINT_LSOLVE_FAIL -10        /* the SUNLinearSolver solve failed                      */
 #define GEOMINT_IDA_FAIL -11           /* the IDA reference failed (IDA's flag in the stats)    */
+#define GEOMINT_BAD_T -12             /* GeomintGetDky: t is outside the last step             */
+#define GEOMINT_BAD_K -13             /* GeomintGetDky: k is not 0 or 1                        */
 #define GEOMINT_UNRECOGNIZED_ERROR -99
+/* Not a failure: GeomintEvolve stopped at a root of the root functions (GeomintRootInit);
+ * *tret is the root, q, p the interpolated state there, GeomintGetRootInfo says which. */
+#define GEOMINT_ROOT_RETURN 10
 
 /* ---- Solve modes: the itask argument of GeomintEvolve and GeomintLieEvolve (IDA's itask) ---- */
 #define GEOMINT_NORMAL 1   /* steps of h up to tout, the last one shortened to land on tout     */
@@ -78,11 +83,11 @@ typedef enum {
   GEOMINT_CONSTRAINED_LOBATTO_6_4 = 103,          /* Lobatto IIIA-IIIB, 4 stages             */
   GEOMINT_CONSTRAINED_LOBATTO_8_5 = 104,          /* Lobatto IIIA-IIIB, 5 stages             */
   GEOMINT_CONSTRAINED_SYMPLECTIC_EULER_1_2 = 105, /* constrained symplectic Euler            */
-  GEOMINT_REICH_SYMMETRIC_2 = 106,                /* Reich / McLachlan-Scovel symmetric
+  GEOMINT_CONSTRAINED_REICH_SYMMETRIC_2_2 = 106,  /* Reich / McLachlan-Scovel symmetric
                                                      constraint algorithm; any H, dense G     */
-  GEOMINT_VARIATIONAL_MIDPOINT_2 = 300,           /* variational midpoint (Marsden-Wendlandt
+  GEOMINT_VARIATIONAL_MIDPOINT_2_1 = 300,         /* variational midpoint (Marsden-Wendlandt
                                                      §6); separable H (GeomintSetMass), dense G */
-  GEOMINT_SHAKE_2 = 301,                          /* SHAKE, the two-step form of the same DEL
+  GEOMINT_VARIATIONAL_SHAKE_2_1 = 301,            /* SHAKE, the two-step form of the same DEL
                                                      equations; separable H, dense G. Started
                                                      by one variational-midpoint step        */
   /* Lie-Poisson (GeomintLieCreate); Engø-Faltinsen 1999. Casimirs kept to round-off by all.  */
@@ -90,10 +95,17 @@ typedef enum {
   GEOMINT_LIE_RKMK_RK4_CAYLEY_4_4 = 201,          /* RKMK, classical RK4, Cayley coordinates */
   GEOMINT_LIE_RKMK_MIDPOINT_EXP_2_1 = 202,        /* RKMK, implicit midpoint, exp            */
   GEOMINT_LIE_RKMK_MIDPOINT_CAYLEY_2_1 = 203,     /* RKMK, implicit midpoint, Cayley         */
-  GEOMINT_LIE_DISCRETE_GRADIENT_EXP_2 = 204,      /* energy-conserving (Theorem 2), Gonzalez
+  GEOMINT_LIE_DISCRETE_GRADIENT_GONZALEZ_EXP_2_1 = 204,  /* energy-conserving (Theorem 2), Gonzalez
                                                      discrete gradient, exp; needs H          */
-  GEOMINT_LIE_DISCRETE_GRADIENT_CAYLEY_2 = 205    /* the same in Cayley coordinates          */
+  GEOMINT_LIE_DISCRETE_GRADIENT_GONZALEZ_CAYLEY_2_1 = 205  /* the same in Cayley coordinates          */
 } GeomintMethodID;
+/* Each id's name (GeomintGetMethodName) is its id in geomint's method catalogue, the name the
+ * geomint command accepts. Earlier spellings of five ids, kept for existing programs: */
+#define GEOMINT_REICH_SYMMETRIC_2 GEOMINT_CONSTRAINED_REICH_SYMMETRIC_2_2
+#define GEOMINT_VARIATIONAL_MIDPOINT_2 GEOMINT_VARIATIONAL_MIDPOINT_2_1
+#define GEOMINT_SHAKE_2 GEOMINT_VARIATIONAL_SHAKE_2_1
+#define GEOMINT_LIE_DISCRETE_GRADIENT_EXP_2 GEOMINT_LIE_DISCRETE_GRADIENT_GONZALEZ_EXP_2_1
+#define GEOMINT_LIE_DISCRETE_GRADIENT_CAYLEY_2 GEOMINT_LIE_DISCRETE_GRADIENT_GONZALEZ_CAYLEY_2_1
 
 /* ---- Callbacks ---------------------------------------------------------------------------- */
 /* out = dH/dq or dH/dp at (q, p); all vectors of length n. */
@@ -182,6 +194,30 @@ int GeomintSetLinearSolver(void* mem, SUNLinearSolver LS, SUNMatrix A);
  * length n) hold the state at *tret. On failure the flag says why, *tret is the time of the
  * last successful step and q, p hold the state there: the failing step changed nothing. */
 int GeomintEvolve(void* mem, sunrealtype tout, N_Vector q, N_Vector p, sunrealtype* tret, int itask);
+
+/* ---- Dense output and roots (IDAGetDky, IDARootInit) ------------------------------------------- */
+/* The state (k = 0) or its time derivative (k = 1) at t inside the last step taken (serial,
+ * length n), from the step's continuous extension: Hermite interpolation with the exact vector
+ * field (dq/dt = dH/dp, dp/dt = -dH/dq - G^T lambda + f, lambda of the index-1 form) at both
+ * ends, cubic for methods of order < 4, quintic above. The steps stay on their grid.
+ * GEOMINT_BAD_T outside [t - h_last, t], GEOMINT_BAD_K for k other than 0, 1, GEOMINT_ILL_INPUT
+ * before the first step. */
+int GeomintGetDky(void* mem, sunrealtype t, int k, N_Vector dky_q, N_Vector dky_p);
+/* Root functions g_i(t, q, p), i < nrtfn, written to gout; a nonzero return stops the
+ * integration (< 0: GEOMINT_CALLBACK_FAIL, > 0: GEOMINT_CALLBACK_RECOVERABLE). */
+typedef int (*GeomintRootFn)(sunrealtype t, N_Vector q, N_Vector p, sunrealtype* gout, void* user_data);
+/* After every step GeomintEvolve compares the signs of g at the step's ends; a sign change is
+ * located on the continuous extension (Boost.Math's TOMS 748, to 1e-14 relative to the step)
+ * and GeomintEvolve returns GEOMINT_ROOT_RETURN with *tret at the earliest root and (q, p)
+ * interpolated there; the next call goes on from there on the original grid. Several functions
+ * with a root at the same time are reported together; a root exactly at a grid point is
+ * reported once; a function that is zero at the initial time is not reported there. nrtfn = 0
+ * switches root finding off. user_data is the problem's (GeomintInit). */
+int GeomintRootInit(void* mem, int nrtfn, GeomintRootFn g);
+/* rootdir[i] = 1: report only roots where g_i increases, -1: decreases, 0: both (default). */
+int GeomintSetRootDirection(void* mem, const int* rootdir);
+/* After GEOMINT_ROOT_RETURN: rootsfound[i] = 1 (g_i rose through 0), -1 (fell), 0 (no root). */
+int GeomintGetRootInfo(void* mem, int* rootsfound);
 
 /* ---- Outputs ---------------------------------------------------------------------------------- */
 int GeomintGetCurrentTime(void* mem, sunrealtype* t);
@@ -322,6 +358,15 @@ int GeomintLieSetMaxStageIters(void* mem, int maxiters);       /* default 50    
 /* As GeomintEvolve: fixed steps toward tout (itask GEOMINT_NORMAL or GEOMINT_ONE_STEP); on
  * failure *tret and y are where the last successful step left them. */
 int GeomintLieEvolve(void* mem, sunrealtype tout, N_Vector y, sunrealtype* tret, int itask);
+
+/* Dense output and roots as for the constrained lifecycle (GeomintGetDky, GeomintRootInit). The
+ * continuous extension stays on the coadjoint orbit: y(t) = Ad*_{exp(-sigma(t))} y0 with sigma a
+ * cubic Hermite polynomial in the algebra, so the Casimirs hold between grid points too. */
+int GeomintLieGetDky(void* mem, sunrealtype t, int k, N_Vector dky);
+typedef int (*GeomintLieRootFn)(sunrealtype t, N_Vector y, sunrealtype* gout, void* user_data);
+int GeomintLieRootInit(void* mem, int nrtfn, GeomintLieRootFn g);
+int GeomintLieSetRootDirection(void* mem, const int* rootdir);
+int GeomintLieGetRootInfo(void* mem, int* rootsfound);
 
 int GeomintLieGetCurrentTime(void* mem, sunrealtype* t);
 int GeomintLieGetCurrentState(void* mem, N_Vector y);
