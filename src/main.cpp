@@ -24,6 +24,7 @@
 #include "cli/output.hpp"
 #include "cli/plots.hpp"
 #include "cli/registry.hpp"
+#include "geomint/catalogue.hpp"
 
 #ifndef GEOMINT_VERSION
 #error "GEOMINT_VERSION is defined by src/CMakeLists.txt"
@@ -60,10 +61,10 @@ const char* usage_text =
     "            143 terminated (SIGTERM)\n";
 
 const char* list_help =
-    "usage: geomint list\n"
+    "usage: geomint list [--markdown]\n"
     "Lists the problems (kind, description, parameters with their default, meaning and unit, the\n"
     "methods and references available for each), the methods (alias, id, order, properties) and\n"
-    "the reference solvers.\n";
+    "the reference solvers. --markdown prints the method catalogue as the README's method table.\n";
 
 const char* run_help =
     "usage: geomint run PROBLEM --method ID --dt H --t-end T [--out DIR] [--every K] [--set name=value ...]\n"
@@ -334,6 +335,30 @@ int list_command() {
   return exit_ok;
 }
 
+/// The method catalogue as a Markdown table (README.md's, between its methods markers).
+int list_markdown() {
+  auto conserved = [](unsigned c) {
+    std::string s;
+    const std::pair<unsigned, const char*> names[] = {
+        {conserves_constraints, "constraints"},   {conserves_linear_momentum_maps, "linear momentum maps"},
+        {conserves_momentum_maps, "discrete momentum maps"}, {conserves_casimirs, "Casimirs"},
+        {conserves_energy, "energy"},             {conserves_configuration_space, "configuration space"}};
+    for (const auto& [bit, name] : names)
+      if (c & bit) s += (s.empty() ? "" : ", ") + std::string(name);
+    return s.empty() ? std::string("—") : s;
+  };
+  std::printf("| id | alias | method | C++ type | order | stages | symmetric | symplectic | conserves | C id | applies to |\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
+  for (const method_entry& e : method_catalogue) {
+    const std::string c_id = e.c_id ? std::to_string(e.c_id) : "—";
+    std::printf("| `%.*s` | `%.*s` | %.*s | `%.*s` | %d | %d | %s | %s | %s | %s | %.*s |\n", int(e.id.size()), e.id.data(),
+                int(e.alias.size()), e.alias.data(), int(e.name.size()), e.name.data(), int(e.type.size()), e.type.data(),
+                e.order, e.stages, e.symmetric ? "yes" : "no", e.symplectic ? "yes" : "no", conserved(e.conserves).c_str(),
+                c_id.c_str(), int(e.applies_to.size()), e.applies_to.data());
+  }
+  return exit_ok;
+}
+
 int run_command(const arguments& a) {
   if (a.method.empty()) throw usage_error("run: --method is required");
   if (std::isnan(a.dt)) throw usage_error("run: --dt is required");
@@ -556,7 +581,8 @@ int main(int argc, char** argv) {
         std::printf("%s", list_help);
         return exit_ok;
       }
-      if (argc >= 3) throw usage_error("list takes no arguments, got '" + std::string(argv[2]) + "'");
+      if (argc == 3 && std::string(argv[2]) == "--markdown") return list_markdown();
+      if (argc >= 3) throw usage_error("list takes no arguments but --markdown, got '" + std::string(argv[2]) + "'");
       return list_command();
     }
     if (command == "run" || command == "compare" || command == "ensemble") {

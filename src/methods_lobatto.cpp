@@ -9,14 +9,13 @@ namespace geomint::cli {
 namespace {
 
 const registration methods_lobatto([] {
-  const std::string keeps = "g, hidden constraint to round-off";
-  const auto lobatto4_p = symplectic_constrained("constrained_lobatto_6_4", "lobatto4", "constrained", 6, true, keeps);
-  const auto lobatto5_p = symplectic_constrained("constrained_lobatto_8_5", "lobatto5", "constrained", 8, true, keeps);
   for_each_constrained_problem([&](auto tag, const char* name) {
     using system = typename decltype(tag)::type;
     using state = typename system::state_type;
-    add_method(lobatto4_p, name, runner_for<lobatto_iiia_iiib<4, state>, system>());
-    add_method(lobatto5_p, name, runner_for<lobatto_iiia_iiib<5, state>, system>());
+    add_method(catalogued<lobatto_iiia_iiib<4, state>>("constrained_lobatto_6_4"), name,
+               runner_for<lobatto_iiia_iiib<4, state>, system>());
+    add_method(catalogued<lobatto_iiia_iiib<5, state>>("constrained_lobatto_8_5"), name,
+               runner_for<lobatto_iiia_iiib<5, state>, system>());
   });
 });
 

@@ -24,14 +24,9 @@ runner_factory leapfrog_on_space(SpaceOf space_of) {
 }
 
 const registration methods_riemannian([] {
-  method_properties leapfrog;
-  leapfrog.id = "riemannian_leapfrog_2_1";
-  leapfrog.alias = "leapfrog";
-  leapfrog.family = "riemannian";
-  leapfrog.order = 2;
-  leapfrog.symplectic = leapfrog.symmetric = leapfrog.conserves_momentum = true;
-  leapfrog.note = "stays on the space (geodesics); momenta of symmetries that are isometries";
   using namespace geomint::problems;
+  const method_properties leapfrog =
+      catalogued<riemannian_leapfrog<particle_on_ellipsoid::state_type>>("riemannian_leapfrog_2_1");
   add_method(leapfrog, "particle-on-ellipsoid",
              leapfrog_on_space<particle_on_ellipsoid>([](const particle_on_ellipsoid& s) { return s.space(); }));
   add_method(leapfrog, "double-spherical-pendulum-s2", leapfrog_on_space<double_spherical_pendulum_s2>(
@@ -45,8 +40,7 @@ const registration methods_riemannian([] {
     return std::make_unique<stepper_runner<heavy_top_so3, riemannian_leapfrog<state>>>(problem.system(), problem.start());
   });
 
-  const auto rattle_p = symplectic_constrained("constrained_rattle_2_2", "rattle", "constrained", 2, true,
-                                               "g, hidden constraint to round-off");
+  const method_properties rattle_p = catalogued<rattle<particle_on_ellipsoid::state_type>>("constrained_rattle_2_2");
   add_method(rattle_p, "particle-on-ellipsoid", runner_for<rattle<particle_on_ellipsoid::state_type>, particle_on_ellipsoid>());
   add_method(rattle_p, "double-spherical-pendulum-s2",
              runner_for<rattle<double_spherical_pendulum_s2::state_type>, double_spherical_pendulum_s2>());

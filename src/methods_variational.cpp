@@ -58,18 +58,12 @@ class shake_runner final : public runner {
 };
 
 const registration methods_variational([] {
-  const auto midpoint_p = symplectic_constrained("variational_midpoint_2_1", "variational_midpoint", "variational", 2,
-                                                 true, "g; discrete momentum maps of linear symmetries (Thm 5.2)");
-  const auto first_order_p = symplectic_constrained("variational_first_order_1_1", "variational_first_order",
-                                                    "variational", 1, false, "g; discrete momentum maps");
-  const auto shake_p = symplectic_constrained("variational_shake_2_1", "shake", "variational", 2, true,
-                                              "g; symplectic on Q x Q; momenta from the discrete Legendre transform");
   for_each_separable_dense_problem([&](auto tag, const char* name) {
     using system = typename decltype(tag)::type;
     using state = typename system::state_type;
-    add_method(midpoint_p, name, del_runner<variational_midpoint<state>, system>());
-    add_method(first_order_p, name, del_runner<variational_first_order<state>, system>());
-    add_method(shake_p, name, [](const problem_instance& p) -> std::unique_ptr<runner> {
+    add_method(catalogued<variational_midpoint<state>>("variational_midpoint_2_1"), name, del_runner<variational_midpoint<state>, system>());
+    add_method(catalogued<variational_first_order<state>>("variational_first_order_1_1"), name, del_runner<variational_first_order<state>, system>());
+    add_method(catalogued<shake<state>>("variational_shake_2_1"), name, [](const problem_instance& p) -> std::unique_ptr<runner> {
       const auto& problem = as_problem<system>(p);
       return std::make_unique<shake_runner<system>>(problem.system(), problem.start());
     });

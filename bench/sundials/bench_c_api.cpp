@@ -41,7 +41,7 @@ void compare(const char* title, const System& sys, state x0, Make make, int step
       [&] {
         sunrealtype tret = 0;
         t_end += steps * h;
-        if (GeomintEvolve(mem, t_end, q, p, &tret) != GEOMINT_SUCCESS) std::printf("GeomintEvolve failed\n");
+        if (GeomintEvolve(mem, t_end, q, p, &tret, GEOMINT_NORMAL) != GEOMINT_SUCCESS) std::printf("GeomintEvolve failed\n");
       },
       steps, 7);
   Stepper stepper;

@@ -23,7 +23,7 @@ int main(int argc, char** argv) {
   std::printf("double spherical pendulum, dt = %g, t = %g\n\n", dt, t_end);
   std::printf("%-22s %14s %14s %14s %14s\n", "method", "max |H - H0|", "|g| at t_end", "|G qdot| end", "max |Lz - Lz0|");
 
-  // What users do today: the index-1 ODE and a classical Runge–Kutta method.
+  // The usual alternative: the index-1 ODE and a classical Runge–Kutta method.
   {
     geomint::odeint_support::index1_ode<pendulum> ode_system(dsp);
     std::vector<double> x = ode_system.pack(x0.first, x0.second);

@@ -137,7 +137,7 @@ int main(void) {
   LS = SUNLinSol_Dense(g_template, A, ctx);
   failed |= check(GeomintSetLinearSolver(mem, LS, A), "GeomintSetLinearSolver", mem);
   failed |= check(GeomintGetEnergy(mem, &h0), "GeomintGetEnergy", mem);
-  failed |= check(GeomintEvolve(mem, T, q, p, &t), "GeomintEvolve", mem);
+  failed |= check(GeomintEvolve(mem, T, q, p, &t, GEOMINT_NORMAL), "GeomintEvolve", mem);
   failed |= check(GeomintGetEnergy(mem, &h1), "GeomintGetEnergy", mem);
   failed |= check(GeomintGetConstraintResidual(mem, &position, &velocity), "GeomintGetConstraintResidual", mem);
   failed |= check(GeomintGetNumSteps(mem, &steps), "GeomintGetNumSteps", mem);

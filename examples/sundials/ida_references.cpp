@@ -2,7 +2,7 @@
 // lobatto_iiia_iiib<4> at h = 1e-3: accuracy, IDA's work and CPU time per tolerance, formulation
 // and linear solver; the constraint drift of the two formulations over [0, 100]; and what
 // IDA's uniform weighting of the multipliers does at tight tolerances. Prints the figures
-// quoted in README (SUNDIALS adapter).
+// quoted in docs/sundials.md.
 #include <cstdio>
 
 #include "geomint/constrained/lobatto_iiia_iiib.hpp"

@@ -65,7 +65,7 @@ static int run(SUNContext ctx, int method, RigidBody* body, int energy_conservin
   sunrealtype casimir0 = 0, energy0 = 0, casimir = 0, energy = 0, tret = 0;
   failures += check(GeomintLieGetCasimirs(mem, &casimir0), "GeomintLieGetCasimirs", mem);
   failures += check(GeomintLieGetEnergy(mem, &energy0), "GeomintLieGetEnergy", mem);
-  if (!failures) failures += check(GeomintLieEvolve(mem, t_end, y, &tret), "GeomintLieEvolve", mem);
+  if (!failures) failures += check(GeomintLieEvolve(mem, t_end, y, &tret, GEOMINT_NORMAL), "GeomintLieEvolve", mem);
   failures += check(GeomintLieGetCasimirs(mem, &casimir), "GeomintLieGetCasimirs", mem);
   failures += check(GeomintLieGetEnergy(mem, &energy), "GeomintLieGetEnergy", mem);
   long steps = 0, iterations = 0;

@@ -1,26 +1,29 @@
-// Helpers for a family's method registrations.
+// A family's method registrations read the method catalogue (geomint/catalogue.hpp): the
+// command's properties of a method are its catalogue row, checked against the stepper type.
 #pragma once
 
+#include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include "cli/registry.hpp"
+#include "geomint/catalogue.hpp"
 
 namespace geomint::cli {
 
-/// Properties of a symplectic method that keeps g and the hidden constraint to round-off and
-/// the momentum maps of linear symmetries exactly (energy: bounded error, no drift).
-inline method_properties symplectic_constrained(std::string id, std::string alias, std::string family, int order,
-                                                bool symmetric, std::string note) {
-  method_properties p;
-  p.id = std::move(id);
-  p.alias = std::move(alias);
-  p.family = std::move(family);
-  p.order = order;
-  p.symplectic = true;
-  p.symmetric = symmetric;
-  p.conserves_momentum = true;
-  p.note = std::move(note);
-  return p;
+/// The command's properties from a catalogue row.
+method_properties properties_of_entry(const method_entry& e);
+
+/// The properties of catalogue row `id`, after checking that Stepper's compile-time properties
+/// are the row's; a mismatch (or an id missing from the catalogue) is a programming error:
+/// std::logic_error when the command starts.
+template <class Stepper>
+method_properties catalogued(std::string_view id) {
+  const method_entry* e = find_method_entry(id);
+  if (!e || e->id != id) throw std::logic_error("geomint: method " + std::string(id) + " is not in the catalogue");
+  if (!catalogue_matches<Stepper>(*e))
+    throw std::logic_error("geomint: the catalogue row of " + std::string(id) + " disagrees with the stepper type's properties");
+  return properties_of_entry(*e);
 }
 
 }  // namespace geomint::cli

@@ -1,5 +1,7 @@
 #include "cli/registry.hpp"
 
+#include "cli/method_list.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -40,6 +42,21 @@ void parameter_values::set(const std::string& name, double value, const std::str
     names.push_back(p.name);
   }
   throw usage_error("--set: problem '" + problem + "' has no parameter '" + name + "'; valid: " + join(names));
+}
+
+method_properties properties_of_entry(const method_entry& e) {
+  method_properties p;
+  p.id = std::string(e.id);
+  p.alias = std::string(e.alias);
+  p.family = std::string(e.family);
+  p.order = e.order;
+  p.symplectic = e.symplectic;
+  p.symmetric = e.symmetric;
+  p.conserves_energy = (e.conserves & conserves_energy) != 0;
+  p.conserves_momentum = (e.conserves & (conserves_linear_momentum_maps | conserves_momentum_maps)) != 0;
+  p.conserves_casimirs = (e.conserves & conserves_casimirs) != 0;
+  p.note = std::string(e.name) + "; " + std::string(e.applies_to);
+  return p;
 }
 
 std::map<std::string, problem_descriptor>& problems() {

@@ -97,7 +97,7 @@ class runner {
 };
 
 struct method_properties {
-  std::string id;     ///< family_name_order_stages, as the C API (DESIGN.md §3)
+  std::string id;     ///< family_name_order_stages, as the C API (catalogue.hpp)
   std::string alias;  ///< short name accepted on the command line, e.g. "rattle"
   std::string family;
   int order = 0;

@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 #include <sstream>
@@ -184,7 +185,7 @@ BOOST_AUTO_TEST_CASE(list_shows_problems_methods_and_properties) {
                            "heavy-top", "particle-on-ellipsoid", "double-spherical-pendulum-s2", "heavy-top-so3",
                            "free-rigid-body", "heavy-top-se3", "rigid-body-so5", "sine-euler-su3", "rattle",
                            "constrained_rattle_2_2", "lobatto3", "constrained_lobatto_4_3", "shake", "leapfrog",
-                           "lie_rkmk_exp_4_4", "discrete_gradient", "moser_veselov",
+                           "lie_rkmk_rk4_exp_4_4", "discrete_gradient", "moser_veselov", "lie_discrete_gradient_gonzalez_exp_2_1",
                            "symplectic", "ida_ggl", "odeint_dopri5"})
     BOOST_TEST(contains(r.out, name), "list mentions " << name);
 }
@@ -1074,4 +1075,44 @@ BOOST_AUTO_TEST_CASE(ensemble_varies_whole_number_parameters_over_whole_numbers)
     seen.insert(c.cell(i, "links"));
   }
   BOOST_TEST(seen.size() == 3u, "12 draws from 3 values reach all three here");
+}
+
+// The README's method table is the catalogue's (geomint list --markdown), and every catalogued
+// method runs under its id and its alias.
+BOOST_AUTO_TEST_CASE(readme_method_table_is_the_catalogue) {
+  const result r = geomint("list --markdown", "list");
+  BOOST_TEST_REQUIRE(r.code == 0, r.err);
+  std::ifstream in(GEOMINT_README);
+  const std::string readme((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string begin = "<!-- methods:begin (geomint list --markdown) -->\n", end = "<!-- methods:end -->";
+  const auto a = readme.find(begin), b = readme.find(end);
+  BOOST_TEST_REQUIRE((a != std::string::npos && b != std::string::npos), "README has no method-table markers");
+  BOOST_TEST(readme.substr(a + begin.size(), b - a - begin.size()) == r.out,
+             "README's method table differs from `geomint list --markdown`: regenerate it");
+}
+
+BOOST_AUTO_TEST_CASE(every_catalogued_method_runs_under_its_id_and_alias) {
+  const result listing = geomint("list --markdown", "list");
+  std::istringstream rows(listing.out);
+  std::string row;
+  int checked = 0;
+  while (std::getline(rows, row)) {
+    if (row.rfind("| `", 0) != 0) continue;
+    const auto field = [&](int k) {
+      std::size_t at = 0;
+      for (int i = 0; i <= 2 * k; ++i) at = row.find('`', at) + 1;  // after the opening backtick of field k
+      return row.substr(at, row.find('`', at) - at);
+    };
+    const std::string id = field(0), alias = field(1);
+    const std::string family = id.substr(0, id.find('_'));
+    const std::string problem = family == "lie"           ? "free-rigid-body"
+                                : family == "riemannian"  ? "particle-on-ellipsoid"
+                                                          : "double-spherical-pendulum";
+    for (const std::string& name : {id, alias}) {
+      const result r = geomint("run " + problem + " --method " + name + " --dt 0.01 --t-end 0.05 --out m", "catalogue");
+      BOOST_TEST(r.code == 0, name << ": " << r.err);
+    }
+    ++checked;
+  }
+  BOOST_TEST(checked >= 26);
 }

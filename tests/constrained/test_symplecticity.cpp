@@ -1,5 +1,5 @@
-// Symplecticity on the tangent space of the constraint manifold, by finite differences
-// (DESIGN.md §6): (DΦU)ᵀJ(DΦU) = UᵀJU for an orthonormal basis U of T_xM. The same check must
+// Symplecticity on the tangent space of the constraint manifold, by finite differences:
+// (DΦU)ᵀJ(DΦU) = UᵀJU for an orthonormal basis U of T_xM. The same check must
 // reject a non-symplectic method: explicit midpoint on the index-1 ODE followed by projection.
 #include <boost/test/unit_test.hpp>
 

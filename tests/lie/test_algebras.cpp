@@ -95,7 +95,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(lemma_2_ad_star_is_minus_j_sigma, A, algebras) {
 }
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(poisson_tensor_is_sum_of_structure_constants_times_y, A, algebras) {
-  // DESIGN.md §4: J(y)_ij = Σ_k C_ij^k y_k with bracket(e_i, e_j) = Σ_k C_ij^k e_k.
+  // Sign convention (docs/lie.md): J(y)_ij = Σ_k C_ij^k y_k with bracket(e_i, e_j) = Σ_k C_ij^k e_k.
   const A a;
   const auto c = structure_constants_of(a);
   const vec<A> y = element(a, 1, 70);
@@ -220,7 +220,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(cayley_coordinates_satisfy_theorem_1, A, cayley_al
 // ---- the sign convention, and each algebra's particulars ----
 
 BOOST_AUTO_TEST_CASE(free_rigid_body_reads_y_cross_inverse_inertia_y) {
-  // DESIGN.md §4: with J(y)_ij = Σ_k C_ij^k y_k and a left-invariant H the free rigid body is
+  // Sign convention (docs/lie.md): with J(y)_ij = Σ_k C_ij^k y_k and a left-invariant H the free rigid body is
   // ẏ = y × I⁻¹y in geomint's so3 form.
   const problems::free_rigid_body body;
   const vector<3> y(0.3, -1.2, 0.7);
@@ -451,4 +451,30 @@ BOOST_AUTO_TEST_CASE(sine_euler_su5_matrix_form_equals_the_fourier_sum_6_32) {
   const auto cas = a.casimirs(y);
   BOOST_TEST(std::fabs(cas(0) - c1.real()) <= 1e-13 * std::fabs(c1.real()));
   BOOST_TEST(std::fabs(cas(1) - c2.real()) <= 1e-12 * std::fabs(c2.real()));
+}
+
+// The coadjoint action's side, on a non-compact algebra (algebra.hpp's worked example):
+// sl(2, ℝ) with basis (h, e, f), bracket(h, e) = −2e, bracket(h, f) = 2f, bracket(e, f) = −h in
+// geomint's sign, and g = exp(t h): coadjoint(g, (a, b, c)) = (a, e^{2t} b, e^{−2t} c); for any
+// g, ⟨coadjoint(g, y), Ad_g ξ⟩ = ⟨y, ξ⟩.
+BOOST_AUTO_TEST_CASE(coadjoint_action_on_sl2_keeps_the_pairing) {
+  structure_constants<3>::table_type c;
+  for (auto& m : c) m.setZero();
+  c[1](0, 1) = -2, c[1](1, 0) = 2;  // bracket(h, e) = −2e
+  c[2](0, 2) = 2, c[2](2, 0) = -2;  // bracket(h, f) = 2f
+  c[0](1, 2) = -1, c[0](2, 1) = 1;  // bracket(e, f) = −h
+  const structure_constants<3> sl2(c);
+  const double t = 0.5;
+  const vector<3> y(0.3, 0.7, -0.4), sigma(t, 0, 0);
+  const vector<3> expected(y(0), std::exp(2 * t) * y(1), std::exp(-2 * t) * y(2));
+  const auto g = sl2.exp(sigma);
+  BOOST_TEST(relative_difference(sl2.coadjoint(g, y), expected) <= roundoff);
+  BOOST_TEST(relative_difference(sl2.exp_coadjoint(sigma, y), expected) <= roundoff);
+  // Ad_g e = e^{−2t} e: conjugation by g⁻¹ shrinks e.
+  BOOST_TEST(relative_difference(sl2.adjoint(g) * vector<3>::Unit(1), vector<3>(std::exp(-2 * t) * vector<3>::Unit(1))) <= roundoff);
+  // The pairing for a group element off the diagonal.
+  const vector<3> s(0.4, -0.3, 0.6), xi(-0.2, 0.5, 0.9);
+  const auto h = sl2.exp(s);
+  const double lhs = sl2.coadjoint(h, y).dot(sl2.adjoint(h) * xi), rhs = y.dot(xi);
+  BOOST_TEST(std::fabs(lhs - rhs) <= roundoff * (1 + std::fabs(rhs)));
 }

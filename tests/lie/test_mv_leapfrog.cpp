@@ -82,7 +82,8 @@ BOOST_AUTO_TEST_CASE(moser_veselov_conserves_spatial_momentum_energy_and_casimir
   BOOST_TEST(spatial <= 1e-13);
   BOOST_TEST(energy <= 1e-13);
   BOOST_TEST(casimir <= 1e-13);
-  BOOST_TEST((q.transpose() * q - matrix<3, 3>::Identity()).cwiseAbs().maxCoeff() <= 1e-13);
+  // q ← q ω rounds each step at a few ε; 1e4 steps accumulate at most linearly (1e4 · 4ε ≈ 9e-12).
+  BOOST_TEST((q.transpose() * q - matrix<3, 3>::Identity()).cwiseAbs().maxCoeff() <= 1e4 * 4 * 2.2e-16);
 
   // so(5): the spatial momentum as a matrix.
   const problems::rigid_body_so_n<5> body5;

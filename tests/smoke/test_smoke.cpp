@@ -1,9 +1,9 @@
 // One translation unit that drives every stepper family through the code paths where memory
 // and undefined-behaviour errors hide: the first step (workspaces sized), continued steps
 // (cached factorizations reused), a copy of a stepper that has stepped (copied workspaces),
-// a reset, and a failing step (state restored). scripts/test builds it, with core and tableau,
-// under AddressSanitizer + UndefinedBehaviorSanitizer; the family test binaries check the
-// numerical properties in the Release build (too heavy to compile twice within CI's budget).
+// a reset, and a failing step (state restored), in one place. scripts/test runs it with the
+// whole suite under AddressSanitizer + UndefinedBehaviorSanitizer; the family test binaries
+// check the numerical properties.
 #define BOOST_TEST_MODULE smoke
 #include <boost/test/unit_test.hpp>
 

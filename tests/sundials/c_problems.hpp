@@ -281,4 +281,92 @@ inline void* make_vms(sun& s, vms_data& d, int method, double h, bool hessians, 
   return mem;
 }
 
+// ---- spherical pendulum with every callback, each counting its calls ------------------------
+/// H = |p|²/(2m) + m γ q_z, g = |q|² − l² (m = 2, l = 1.5: nothing is 1 by accident). Given
+/// separable (GeomintSetMass) or general (dh_dp and the Hessians as callbacks).
+struct sp_data {
+  double mass = 2.0, length = 1.5, gravity = 9.81;
+  struct {
+    long dh_dq = 0, dh_dp = 0, hamiltonian = 0, constraint = 0, jacobian = 0, h_qq = 0, h_qp = 0, h_pp = 0,
+         constraint_hessian = 0;
+  } calls;
+  fault f;
+  /// Polar angle θ from the downward vertical, azimuthal speed ω: on the manifold.
+  std::pair<VectorXd, VectorXd> initial_state(double theta = 1.0, double omega = 2.0) const {
+    VectorXd q(3), p(3);
+    q << length * std::sin(theta), 0, -length * std::cos(theta);
+    p << 0, mass * omega * length * std::sin(theta), 0;
+    return {q, p};
+  }
+  /// The multiplier of the constraint force −Gᵀλ = −2qλ: d²/dt² |q|² = 0 with m q̈ = −∇V − 2qλ
+  /// gives λ = (m|v|² − q·∇V) / (2|q|²).
+  double lambda(const VectorXd& q, const VectorXd& p) const {
+    const VectorXd v = p / mass;
+    return (mass * v.squaredNorm() - q(2) * mass * gravity) / (2 * q.squaredNorm());
+  }
+};
+inline sp_data& sp(void* ud) { return *static_cast<sp_data*>(ud); }
+inline int sp_dh_dq(sunrealtype, N_Vector, N_Vector, N_Vector out, void* ud) {
+  ++sp(ud).calls.dh_dq;
+  map(out) << 0, 0, sp(ud).mass * sp(ud).gravity;
+  return sp(ud).f.hit("dh_dq", N_VGetArrayPointer(out), 3);
+}
+inline int sp_dh_dp(sunrealtype, N_Vector, N_Vector p, N_Vector out, void* ud) {
+  ++sp(ud).calls.dh_dp;
+  map(out) = map(p) / sp(ud).mass;
+  return 0;
+}
+inline int sp_energy(sunrealtype, N_Vector q, N_Vector p, sunrealtype* h, void* ud) {
+  ++sp(ud).calls.hamiltonian;
+  *h = map(p).squaredNorm() / (2 * sp(ud).mass) + sp(ud).mass * sp(ud).gravity * NV_Ith_S(q, 2);
+  return 0;
+}
+inline int sp_constraint(sunrealtype, N_Vector q, N_Vector g, void* ud) {
+  ++sp(ud).calls.constraint;
+  NV_Ith_S(g, 0) = map(q).squaredNorm() - sp(ud).length * sp(ud).length;
+  return sp(ud).f.hit("constraint", N_VGetArrayPointer(g), 1);
+}
+inline int sp_jacobian(sunrealtype, N_Vector q, SUNMatrix G, void* ud) {
+  ++sp(ud).calls.jacobian;
+  for (int j = 0; j < 3; ++j) SM_ELEMENT_D(G, 0, j) = 2 * NV_Ith_S(q, j);
+  return 0;
+}
+inline int sp_h_qq(sunrealtype, N_Vector, N_Vector, SUNMatrix H, void* ud) {
+  ++sp(ud).calls.h_qq;
+  Eigen::Map<Eigen::MatrixXd>(SM_DATA_D(H), 3, 3).setZero();
+  return 0;
+}
+inline int sp_h_qp(sunrealtype, N_Vector, N_Vector, SUNMatrix H, void* ud) {
+  ++sp(ud).calls.h_qp;
+  Eigen::Map<Eigen::MatrixXd>(SM_DATA_D(H), 3, 3).setZero();
+  return 0;
+}
+inline int sp_h_pp(sunrealtype, N_Vector, N_Vector, SUNMatrix H, void* ud) {
+  ++sp(ud).calls.h_pp;
+  Eigen::Map<Eigen::MatrixXd>(SM_DATA_D(H), 3, 3) = Eigen::MatrixXd::Identity(3, 3) / sp(ud).mass;
+  return 0;
+}
+inline int sp_constraint_hessian(sunrealtype, N_Vector, N_Vector lambda, SUNMatrix H, void* ud) {
+  ++sp(ud).calls.constraint_hessian;
+  Eigen::Map<Eigen::MatrixXd>(SM_DATA_D(H), 3, 3) = 2 * NV_Ith_S(lambda, 0) * Eigen::MatrixXd::Identity(3, 3);
+  return 0;
+}
+
+/// A spherical pendulum memory block at sp_data::initial_state(): separable (GeomintSetMass) or
+/// general H with every Hessian callback.
+inline void* make_sp(sun& s, sp_data& d, int method, double h, bool separable, SUNMatrix& g_template) {
+  void* mem = GeomintCreate(s.ctx(), method);
+  const auto x0 = d.initial_state();
+  GeomintCallbacks cb{sp_dh_dq, separable ? nullptr : sp_dh_dp, sp_energy};
+  g_template = SUNDenseMatrix(1, 3, s.ctx());
+  if (GeomintInit(mem, &cb, 0.0, s.vector(x0.first), s.vector(x0.second)) || GeomintSetUserData(mem, &d) ||
+      (separable && GeomintSetMass(mem, s.vector(VectorXd::Constant(3, d.mass)))) ||
+      GeomintSetConstraints(mem, sp_constraint, sp_jacobian, g_template) || GeomintSetFixedStep(mem, h))
+    throw std::runtime_error("make_sp failed");
+  if (!separable && (GeomintSetHessianFns(mem, sp_h_qq, sp_h_qp, sp_h_pp) ||
+                     GeomintSetConstraintHessianFn(mem, sp_constraint_hessian)))
+    throw std::runtime_error("make_sp failed");
+  return mem;
+}
+
 }  // namespace sundials_test

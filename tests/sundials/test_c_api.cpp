@@ -44,7 +44,7 @@ void compare(void* mem, const System& sys, state x, sun& s, double h, double int
   long steps = 0;
   for (int k = 1; k <= count; ++k) {
     sunrealtype tret = -1;
-    BOOST_TEST_REQUIRE(GeomintEvolve(mem, k * interval, q, p, &tret) == GEOMINT_SUCCESS);
+    BOOST_TEST_REQUIRE(GeomintEvolve(mem, k * interval, q, p, &tret, GEOMINT_NORMAL) == GEOMINT_SUCCESS);
     BOOST_TEST(tret == k * interval);
     for (int i = 0; i < per_interval; ++i, ++steps) {
       stepper.do_step(sys, x, t, h);
@@ -122,7 +122,7 @@ BOOST_AUTO_TEST_CASE(general_hamiltonian_from_rest_at_small_steps) {
         N_Vector q = s.vector(x0.first), p = s.vector(VectorXd::Zero(3));
         BOOST_TEST_REQUIRE(GeomintReInit(mem, 0.0, q, p) == GEOMINT_SUCCESS);
         sunrealtype tret = 0, position = 1, velocity = 1;
-        BOOST_TEST(GeomintEvolve(mem, 10 * h, q, p, &tret) == GEOMINT_SUCCESS);
+        BOOST_TEST(GeomintEvolve(mem, 10 * h, q, p, &tret, GEOMINT_NORMAL) == GEOMINT_SUCCESS);
         BOOST_TEST(GeomintGetConstraintResidual(mem, &position, &velocity) == GEOMINT_SUCCESS);
         BOOST_TEST(position <= 1e-14);
         BOOST_TEST(velocity <= 1e-13);
@@ -134,7 +134,7 @@ BOOST_AUTO_TEST_CASE(general_hamiltonian_from_rest_at_small_steps) {
 }
 
 // tout need not be a multiple of h: the last step is shortened and lands exactly on tout;
-// tout before the current time steps backwards.
+// a tout behind the current time is refused (state untouched) unless the step is negative.
 BOOST_AUTO_TEST_CASE(evolve_lands_on_tout_in_both_directions) {
   sun s;
   dsp_data d;
@@ -143,14 +143,21 @@ BOOST_AUTO_TEST_CASE(evolve_lands_on_tout_in_both_directions) {
   N_Vector q = s.vector(VectorXd::Zero(6)), p = s.vector(VectorXd::Zero(6));
   sunrealtype t = 0;
   long steps = 0;
-  BOOST_TEST(GeomintEvolve(mem, 0.105, q, p, &t) == GEOMINT_SUCCESS);
+  BOOST_TEST(GeomintEvolve(mem, 0.105, q, p, &t, GEOMINT_NORMAL) == GEOMINT_SUCCESS);
   BOOST_TEST(t == 0.105);
   BOOST_TEST(GeomintGetNumSteps(mem, &steps) == GEOMINT_SUCCESS);
   BOOST_TEST(steps == 11);  // ten of 0.01 and one of 0.005
-  BOOST_TEST(GeomintEvolve(mem, 0.105, q, p, &t) == GEOMINT_SUCCESS);  // nothing to do
+  BOOST_TEST(GeomintEvolve(mem, 0.105, q, p, &t, GEOMINT_NORMAL) == GEOMINT_SUCCESS);  // nothing to do
   GeomintGetNumSteps(mem, &steps);
   BOOST_TEST(steps == 11);
-  BOOST_TEST(GeomintEvolve(mem, 0.0, q, p, &t) == GEOMINT_SUCCESS);
+  const VectorXd q_then = map(q);
+  BOOST_TEST(GeomintEvolve(mem, 0.0, q, p, &t, GEOMINT_NORMAL) == GEOMINT_ILL_INPUT);  // behind, h > 0
+  GeomintGetNumSteps(mem, &steps);
+  BOOST_TEST(steps == 11);
+  BOOST_TEST((map(q).array() == q_then.array()).all());
+  BOOST_TEST(GeomintSetFixedStep(mem, -0.01) == GEOMINT_SUCCESS);
+  BOOST_TEST(GeomintEvolve(mem, 0.2, q, p, &t, GEOMINT_NORMAL) == GEOMINT_ILL_INPUT);  // ahead, h < 0
+  BOOST_TEST(GeomintEvolve(mem, 0.0, q, p, &t, GEOMINT_NORMAL) == GEOMINT_SUCCESS);
   BOOST_TEST(t == 0.0);
   GeomintGetNumSteps(mem, &steps);
   BOOST_TEST(steps == 22);
@@ -180,7 +187,7 @@ BOOST_AUTO_TEST_CASE(energy_and_method_names) {
   sunrealtype h0 = 0, h1 = 0, t = 0;
   BOOST_TEST(GeomintGetEnergy(mem, &h0) == GEOMINT_SUCCESS);
   BOOST_TEST(h0 == d.problem.hamiltonian(d.problem.initial_state().first, d.problem.initial_state().second));
-  BOOST_TEST(GeomintEvolve(mem, 1.0, q, p, &t) == GEOMINT_SUCCESS);
+  BOOST_TEST(GeomintEvolve(mem, 1.0, q, p, &t, GEOMINT_NORMAL) == GEOMINT_SUCCESS);
   BOOST_TEST(GeomintGetEnergy(mem, &h1) == GEOMINT_SUCCESS);
   BOOST_TEST(std::fabs(h1 - h0) <= 1e-6 * std::fabs(h0));
   BOOST_TEST(std::string(GeomintGetMethodName(GEOMINT_CONSTRAINED_RATTLE_2_2)) == "constrained_rattle_2_2");
@@ -210,9 +217,9 @@ BOOST_AUTO_TEST_CASE(evolve_does_not_allocate_after_the_first_call) {
   for (int i = 0; i < 3; ++i) {
     N_Vector q = s.vector(VectorXd::Zero(n[i])), p = s.vector(VectorXd::Zero(n[i]));
     sunrealtype t = 0;
-    BOOST_TEST_REQUIRE(GeomintEvolve(mems[i], 0.1, q, p, &t) == GEOMINT_SUCCESS);
+    BOOST_TEST_REQUIRE(GeomintEvolve(mems[i], 0.1, q, p, &t, GEOMINT_NORMAL) == GEOMINT_SUCCESS);
     geomint::diagnostics::allocation_scope scope;
-    BOOST_TEST_REQUIRE(GeomintEvolve(mems[i], 0.3, q, p, &t) == GEOMINT_SUCCESS);
+    BOOST_TEST_REQUIRE(GeomintEvolve(mems[i], 0.3, q, p, &t, GEOMINT_NORMAL) == GEOMINT_SUCCESS);
     BOOST_TEST(scope.count() == 0, "system " << i);
     GeomintFree(&mems[i]);
     SUNMatDestroy(g[i]);
@@ -233,9 +240,9 @@ BOOST_AUTO_TEST_CASE(create_free_cycles) {
     BOOST_TEST(GeomintSetLinearSolver(mem, ls, a) == GEOMINT_SUCCESS);
     N_Vector q = s.vector(VectorXd::Zero(6)), p = s.vector(VectorXd::Zero(6));
     sunrealtype t = 0;
-    BOOST_TEST(GeomintEvolve(mem, 0.05, q, p, &t) == GEOMINT_SUCCESS);
+    BOOST_TEST(GeomintEvolve(mem, 0.05, q, p, &t, GEOMINT_NORMAL) == GEOMINT_SUCCESS);
     d.f = fault{"dh_dq", 0, 3, -1};
-    BOOST_TEST(GeomintEvolve(mem, 0.1, q, p, &t) == GEOMINT_CALLBACK_FAIL);
+    BOOST_TEST(GeomintEvolve(mem, 0.1, q, p, &t, GEOMINT_NORMAL) == GEOMINT_CALLBACK_FAIL);
     d.f = fault{};
     GeomintIDAOptions o;
     GeomintIDADefaultOptions(&o);

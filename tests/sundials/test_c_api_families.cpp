@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <string>
+#include <tuple>
 
 #include "c_problems.hpp"
 #include "geomint/diagnostics/allocation_counter.hpp"  // counted by test_c_api.cpp's allocation_counter.hpp
@@ -46,7 +47,7 @@ void compare(void* mem, state x, sun& s, int count, Advance&& advance) {
   for (int k = 1; k <= count; ++k) {
     sunrealtype tret = -1;
     const geomint::diagnostics::allocation_scope scope;  // the first call sizes the workspaces
-    BOOST_TEST_REQUIRE(GeomintEvolve(mem, 0.1 * k, q, p, &tret) == GEOMINT_SUCCESS, last_error(mem));
+    BOOST_TEST_REQUIRE(GeomintEvolve(mem, 0.1 * k, q, p, &tret, GEOMINT_NORMAL) == GEOMINT_SUCCESS, last_error(mem));
     if (k > 1) BOOST_TEST(scope.count() == 0, "GeomintEvolve allocated in interval " << k);
     for (int i = 0; i < 10; ++i, t += h) advance(x, t, h);
     BOOST_TEST_REQUIRE(bitwise_equal(x.first, q), "q differs after interval " << k);
@@ -164,15 +165,15 @@ BOOST_AUTO_TEST_CASE(callback_failure_leaves_the_state) {
         d.f = fault{"dh_dq", 0, 200, code};
         sunrealtype t = -1, tt = -1;
         const int expected = code > 0 ? GEOMINT_CALLBACK_RECOVERABLE : GEOMINT_CALLBACK_FAIL;
-        BOOST_TEST(GeomintEvolve(mem, 1.0, q, p, &t) == expected, last_error(mem));
+        BOOST_TEST(GeomintEvolve(mem, 1.0, q, p, &t, GEOMINT_NORMAL) == expected, last_error(mem));
         BOOST_TEST(last_error(mem).find("dh_dq") != std::string::npos);
         BOOST_TEST(t > 0.0);
         BOOST_TEST(t < 1.0);
-        BOOST_TEST_REQUIRE(GeomintEvolve(twin, t, qt, pt, &tt) == GEOMINT_SUCCESS);
+        BOOST_TEST_REQUIRE(GeomintEvolve(twin, t, qt, pt, &tt, GEOMINT_NORMAL) == GEOMINT_SUCCESS);
         BOOST_TEST((map(q).array() == map(qt).array()).all());
         BOOST_TEST((map(p).array() == map(pt).array()).all());
         d.f = fault{};
-        BOOST_TEST(GeomintEvolve(mem, 1.0, q, p, &t) == GEOMINT_SUCCESS, last_error(mem));
+        BOOST_TEST(GeomintEvolve(mem, 1.0, q, p, &t, GEOMINT_NORMAL) == GEOMINT_SUCCESS, last_error(mem));
         GeomintFree(&mem);
         GeomintFree(&twin);
         SUNMatDestroy(g);
@@ -191,7 +192,7 @@ BOOST_AUTO_TEST_CASE(unsupported_combinations) {
     SUNMatrix g;
     void* mem = make_vms(s, d, method, 0.01, false, g);
     sunrealtype t = -1;
-    BOOST_TEST(GeomintEvolve(mem, 0.1, q, p, &t) == GEOMINT_ILL_INPUT);
+    BOOST_TEST(GeomintEvolve(mem, 0.1, q, p, &t, GEOMINT_NORMAL) == GEOMINT_ILL_INPUT);
     BOOST_TEST(last_error(mem).find("separable") != std::string::npos, last_error(mem));
     sunrealtype now = -1;
     BOOST_TEST(GeomintGetCurrentTime(mem, &now) == GEOMINT_SUCCESS);
@@ -205,7 +206,7 @@ BOOST_AUTO_TEST_CASE(unsupported_combinations) {
     void* mem = make_chain(s, d, method, 0.01, g);
     N_Vector qc = s.vector(VectorXd::Zero(d.n())), pc = s.vector(VectorXd::Zero(d.n()));
     sunrealtype t = -1;
-    BOOST_TEST(GeomintEvolve(mem, 0.1, qc, pc, &t) == GEOMINT_ILL_INPUT);
+    BOOST_TEST(GeomintEvolve(mem, 0.1, qc, pc, &t, GEOMINT_NORMAL) == GEOMINT_ILL_INPUT);
     BOOST_TEST(last_error(mem).find("dense") != std::string::npos, last_error(mem));
     GeomintFree(&mem);
     SUNMatDestroy(g);
@@ -218,13 +219,19 @@ BOOST_AUTO_TEST_CASE(unsupported_combinations) {
     SUNLinearSolver ls = SUNLinSol_Dense(s.vector(VectorXd::Zero(2)), a, s.ctx());
     sunindextype size = -1;
     BOOST_TEST(GeomintGetLinearSystemSize(mem, &size) == GEOMINT_ILL_INPUT);
-    BOOST_TEST(GeomintSetLinearSolver(mem, ls, a) == GEOMINT_SUCCESS);
+    BOOST_TEST(GeomintSetLinearSolver(mem, ls, a) == GEOMINT_ILL_INPUT);  // refused at once
+    BOOST_TEST(last_error(mem).find("takes no SUNLinearSolver") != std::string::npos, last_error(mem));
     N_Vector q6 = s.vector(VectorXd::Zero(6)), p6 = s.vector(VectorXd::Zero(6));
     sunrealtype t = -1;
-    BOOST_TEST(GeomintEvolve(mem, 0.1, q6, p6, &t) == GEOMINT_ILL_INPUT);
+    BOOST_TEST(GeomintEvolve(mem, 0.1, q6, p6, &t, GEOMINT_NORMAL) == GEOMINT_SUCCESS);
+    // A solver attached for a PRK method, then a switch to Reich: GeomintEvolve refuses it.
+    BOOST_TEST(GeomintSetMethod(mem, GEOMINT_CONSTRAINED_RATTLE_2_2) == GEOMINT_SUCCESS);
+    BOOST_TEST(GeomintSetLinearSolver(mem, ls, a) == GEOMINT_SUCCESS);
+    BOOST_TEST(GeomintSetMethod(mem, GEOMINT_REICH_SYMMETRIC_2) == GEOMINT_SUCCESS);
+    BOOST_TEST(GeomintEvolve(mem, 0.2, q6, p6, &t, GEOMINT_NORMAL) == GEOMINT_ILL_INPUT);
     BOOST_TEST(last_error(mem).find("GeomintSetLinearSolver") != std::string::npos, last_error(mem));
     BOOST_TEST(GeomintSetLinearSolver(mem, nullptr, nullptr) == GEOMINT_SUCCESS);
-    BOOST_TEST(GeomintEvolve(mem, 0.1, q6, p6, &t) == GEOMINT_SUCCESS);
+    BOOST_TEST(GeomintEvolve(mem, 0.2, q6, p6, &t, GEOMINT_NORMAL) == GEOMINT_SUCCESS);
     GeomintFree(&mem);
     SUNLinSolFree(ls);
     SUNMatDestroy(a);
@@ -345,7 +352,7 @@ void check_lie() {
   for (int k = 1; k <= 10; ++k) {
     sunrealtype tret = -1;
     const geomint::diagnostics::allocation_scope scope;  // the first call sizes the workspaces
-    BOOST_TEST_REQUIRE(GeomintLieEvolve(mem, 1.0 * k, y, &tret) == GEOMINT_SUCCESS, lie_error(mem));
+    BOOST_TEST_REQUIRE(GeomintLieEvolve(mem, 1.0 * k, y, &tret, GEOMINT_NORMAL) == GEOMINT_SUCCESS, lie_error(mem));
     if (k > 1) BOOST_TEST(scope.count() == 0, "GeomintLieEvolve allocated in interval " << k);
     BOOST_TEST(tret == 1.0 * k);
     for (int i = 0; i < 100; ++i, t += 0.01) stepper.do_step(d.problem, x, t, 0.01);
@@ -389,17 +396,17 @@ BOOST_AUTO_TEST_CASE(callback_failure_leaves_the_state) {
           N_Vector y = s.vector(VectorXd::Zero(6)), yt = s.vector(VectorXd::Zero(6));
           d.f = fault{which, 0, 300, code};
           sunrealtype t = -1, tt = -1;
-          BOOST_TEST(GeomintLieEvolve(mem, 10.0, y, &t) == (code > 0 ? GEOMINT_CALLBACK_RECOVERABLE : GEOMINT_CALLBACK_FAIL));
+          BOOST_TEST(GeomintLieEvolve(mem, 10.0, y, &t, GEOMINT_NORMAL) == (code > 0 ? GEOMINT_CALLBACK_RECOVERABLE : GEOMINT_CALLBACK_FAIL));
           BOOST_TEST(lie_error(mem).find(which) != std::string::npos, lie_error(mem));
           int flag = 0;
           BOOST_TEST(GeomintLieGetLastFlag(mem, &flag) == GEOMINT_SUCCESS);
           BOOST_TEST(flag == (code > 0 ? GEOMINT_CALLBACK_RECOVERABLE : GEOMINT_CALLBACK_FAIL));
           BOOST_TEST(t > 0.0);
           BOOST_TEST(t < 10.0);
-          BOOST_TEST_REQUIRE(GeomintLieEvolve(twin, t, yt, &tt) == GEOMINT_SUCCESS);
+          BOOST_TEST_REQUIRE(GeomintLieEvolve(twin, t, yt, &tt, GEOMINT_NORMAL) == GEOMINT_SUCCESS);
           BOOST_TEST((map(y).array() == map(yt).array()).all());
           d.f = fault{};
-          BOOST_TEST(GeomintLieEvolve(mem, 10.0, y, &t) == GEOMINT_SUCCESS, lie_error(mem));
+          BOOST_TEST(GeomintLieEvolve(mem, 10.0, y, &t, GEOMINT_NORMAL) == GEOMINT_SUCCESS, lie_error(mem));
           GeomintLieFree(&mem);
           GeomintLieFree(&twin);
         }
@@ -413,7 +420,7 @@ BOOST_AUTO_TEST_CASE(callback_failure_leaves_the_state) {
   d.f.nan = true;
   N_Vector y = s.vector(VectorXd::Zero(3));
   sunrealtype t = -1;
-  BOOST_TEST(GeomintLieEvolve(mem, 1.0, y, &t) == GEOMINT_NONFINITE);
+  BOOST_TEST(GeomintLieEvolve(mem, 1.0, y, &t, GEOMINT_NORMAL) == GEOMINT_NONFINITE);
   BOOST_TEST(map(y).allFinite());
   GeomintLieFree(&mem);
 }
@@ -427,21 +434,34 @@ BOOST_AUTO_TEST_CASE(newton_failure) {
   BOOST_TEST(GeomintLieSetMaxStageIters(mem, 1) == GEOMINT_SUCCESS);
   N_Vector y = s.vector(VectorXd::Zero(6));
   sunrealtype t = -1;
-  BOOST_TEST(GeomintLieEvolve(mem, 1.0, y, &t) == GEOMINT_NEWTON_FAIL);
+  BOOST_TEST(GeomintLieEvolve(mem, 1.0, y, &t, GEOMINT_NORMAL) == GEOMINT_NEWTON_FAIL);
   BOOST_TEST(t == 0.0);
   BOOST_TEST((map(y).array() == heavy_top::initial().array()).all());
   BOOST_TEST(GeomintLieSetMaxStageIters(mem, 50) == GEOMINT_SUCCESS);
-  BOOST_TEST(GeomintLieEvolve(mem, 1.0, y, &t) == GEOMINT_SUCCESS, lie_error(mem));
+  BOOST_TEST(GeomintLieEvolve(mem, 1.0, y, &t, GEOMINT_NORMAL) == GEOMINT_SUCCESS, lie_error(mem));
   GeomintLieFree(&mem);
 }
 
 // Bad ids, bad combinations and the wrong memory block.
 BOOST_AUTO_TEST_CASE(bad_ids_and_inputs) {
   sun s;
-  BOOST_TEST(GeomintLieCreate(s.ctx(), GEOMINT_CONSTRAINED_RATTLE_2_2, GEOMINT_ALGEBRA_SO3) == nullptr);
-  BOOST_TEST(GeomintLieCreate(s.ctx(), GEOMINT_LIE_RKMK_RK4_EXP_4_4, 99) == nullptr);
+  // NULL only without a context; a refused id is recorded in the block and refused by Init.
   BOOST_TEST(GeomintLieCreate(nullptr, GEOMINT_LIE_RKMK_RK4_EXP_4_4, GEOMINT_ALGEBRA_SO3) == nullptr);
-  BOOST_TEST(GeomintCreate(s.ctx(), GEOMINT_LIE_RKMK_RK4_EXP_4_4) == nullptr);
+  N_Vector y0 = s.vector(rigid_body::initial());
+  using refusal = std::tuple<int, int, int>;  // method, algebra, flag
+  for (const auto& [method, algebra, flag] : {refusal{GEOMINT_CONSTRAINED_RATTLE_2_2, GEOMINT_ALGEBRA_SO3, GEOMINT_BAD_METHOD},
+                                              refusal{12345, GEOMINT_ALGEBRA_SO3, GEOMINT_BAD_METHOD},
+                                              refusal{GEOMINT_LIE_RKMK_RK4_EXP_4_4, 99, GEOMINT_ILL_INPUT}}) {
+    void* refused = GeomintLieCreate(s.ctx(), method, algebra);
+    BOOST_TEST_REQUIRE(refused != nullptr);
+    int last = 0;
+    BOOST_TEST(GeomintLieGetLastFlag(refused, &last) == GEOMINT_SUCCESS);
+    BOOST_TEST(last == flag);
+    BOOST_TEST(GeomintLieInit(refused, lie_gradient<rigid_body>, lie_energy<rigid_body>, 0.0, y0) == flag);
+    BOOST_TEST(lie_error(refused).find(std::to_string(method == GEOMINT_LIE_RKMK_RK4_EXP_4_4 ? algebra : method)) !=
+               std::string::npos, lie_error(refused));
+    GeomintLieFree(&refused);
+  }
   BOOST_TEST(std::string(GeomintGetMethodName(GEOMINT_LIE_DISCRETE_GRADIENT_CAYLEY_2)) == "lie_discrete_gradient_cayley_2");
   BOOST_TEST(std::string(GeomintGetMethodName(GEOMINT_SHAKE_2)) == "variational_shake_2");
 
@@ -449,20 +469,21 @@ BOOST_AUTO_TEST_CASE(bad_ids_and_inputs) {
   BOOST_TEST_REQUIRE(lie != nullptr);
   N_Vector y3 = s.vector(rigid_body::initial()), y6 = s.vector(heavy_top::initial());
   sunrealtype t = -1;
-  BOOST_TEST(GeomintLieEvolve(lie, 1.0, y3, &t) == GEOMINT_NO_MALLOC);
-  BOOST_TEST(GeomintLieEvolve(nullptr, 1.0, y3, &t) == GEOMINT_MEM_NULL);
+  BOOST_TEST(GeomintLieEvolve(lie, 1.0, y3, &t, GEOMINT_NORMAL) == GEOMINT_NO_MALLOC);
+  BOOST_TEST(GeomintLieEvolve(nullptr, 1.0, y3, &t, GEOMINT_NORMAL) == GEOMINT_MEM_NULL);
   BOOST_TEST(GeomintLieInit(lie, lie_gradient<rigid_body>, nullptr, 0.0, y3) == GEOMINT_ILL_INPUT);  // DG needs H
   BOOST_TEST(lie_error(lie).find("hamiltonian") != std::string::npos, lie_error(lie));
   BOOST_TEST(GeomintLieInit(lie, lie_gradient<rigid_body>, lie_energy<rigid_body>, 0.0, y6) == GEOMINT_ILL_INPUT);  // length
   lie_data<rigid_body> d;
   BOOST_TEST(GeomintLieInit(lie, lie_gradient<rigid_body>, lie_energy<rigid_body>, 0.0, y3) == GEOMINT_SUCCESS);
   BOOST_TEST(GeomintLieSetUserData(lie, &d) == GEOMINT_SUCCESS);
-  BOOST_TEST(GeomintLieEvolve(lie, 1.0, y3, &t) == GEOMINT_ILL_INPUT);  // no step size
-  BOOST_TEST(GeomintLieSetFixedStep(lie, -1.0) == GEOMINT_ILL_INPUT);
+  BOOST_TEST(GeomintLieEvolve(lie, 1.0, y3, &t, GEOMINT_NORMAL) == GEOMINT_ILL_INPUT);  // no step size
+  BOOST_TEST(GeomintLieSetFixedStep(lie, 0.0) == GEOMINT_ILL_INPUT);
+  BOOST_TEST(GeomintLieSetFixedStep(lie, NAN) == GEOMINT_ILL_INPUT);
   BOOST_TEST(GeomintLieSetStageTolerance(lie, 0.0) == GEOMINT_ILL_INPUT);
   BOOST_TEST(GeomintLieSetFixedStep(lie, 0.1) == GEOMINT_SUCCESS);
-  BOOST_TEST(GeomintLieEvolve(lie, 1.0, y6, &t) == GEOMINT_ILL_INPUT);  // wrong length
-  BOOST_TEST(GeomintLieEvolve(lie, 1.0, y3, &t) == GEOMINT_SUCCESS, lie_error(lie));
+  BOOST_TEST(GeomintLieEvolve(lie, 1.0, y6, &t, GEOMINT_NORMAL) == GEOMINT_ILL_INPUT);  // wrong length
+  BOOST_TEST(GeomintLieEvolve(lie, 1.0, y3, &t, GEOMINT_NORMAL) == GEOMINT_SUCCESS, lie_error(lie));
   BOOST_TEST(GeomintLieReInit(lie, 0.0, s.vector(rigid_body::initial())) == GEOMINT_SUCCESS);
   sunrealtype now = -1;
   BOOST_TEST(GeomintLieGetCurrentTime(lie, &now) == GEOMINT_SUCCESS);
@@ -472,7 +493,7 @@ BOOST_AUTO_TEST_CASE(bad_ids_and_inputs) {
   dsp_data dd;
   SUNMatrix g;
   void* mem = make_dsp(s, dd, GEOMINT_CONSTRAINED_RATTLE_2_2, 0.01, g);
-  BOOST_TEST(GeomintLieEvolve(mem, 1.0, y3, &t) == GEOMINT_ILL_INPUT);
+  BOOST_TEST(GeomintLieEvolve(mem, 1.0, y3, &t, GEOMINT_NORMAL) == GEOMINT_ILL_INPUT);
   BOOST_TEST(GeomintLieSetFixedStep(mem, 0.1) == GEOMINT_ILL_INPUT);
   BOOST_TEST(GeomintSetFixedStep(lie, 0.1) == GEOMINT_ILL_INPUT);
   BOOST_TEST(GeomintSetMethod(mem, GEOMINT_LIE_RKMK_RK4_EXP_4_4) == GEOMINT_BAD_METHOD);

@@ -3,9 +3,11 @@
 #include <boost/test/unit_test.hpp>
 
 #include <ida/ida.h>
+#include <sunlinsol/sunlinsol_dense.h>
 #include <sunmatrix/sunmatrix_sparse.h>
 
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 #include "c_problems.hpp"
@@ -48,7 +50,7 @@ struct fixture {
   std::string expect_failure(const fault& f, int flag) {
     d.f = f;
     sunrealtype t = -1;
-    BOOST_TEST(GeomintEvolve(mem, 1.0, q, p, &t) == flag, GeomintGetReturnFlagName(flag) << " expected: " << message());
+    BOOST_TEST(GeomintEvolve(mem, 1.0, q, p, &t, GEOMINT_NORMAL) == flag, GeomintGetReturnFlagName(flag) << " expected: " << message());
     int last = 0;
     GeomintGetLastFlag(mem, &last);
     BOOST_TEST(last == flag);
@@ -59,7 +61,7 @@ struct fixture {
     sunrealtype now = -1, t_twin = -1;
     GeomintGetCurrentTime(mem, &now);
     BOOST_TEST(now == t);
-    if (t > 0) BOOST_TEST_REQUIRE(GeomintEvolve(twin, t, q_twin, p_twin, &t_twin) == GEOMINT_SUCCESS);
+    if (t > 0) BOOST_TEST_REQUIRE(GeomintEvolve(twin, t, q_twin, p_twin, &t_twin, GEOMINT_NORMAL) == GEOMINT_SUCCESS);
     else {
       map(q_twin) = d.problem.initial_state().first;
       map(p_twin) = d.problem.initial_state().second;
@@ -68,7 +70,7 @@ struct fixture {
     BOOST_TEST((map(p).array() == map(p_twin).array()).all());
     // Nothing was lost: without the fault the integration continues.
     d.f = fault{};
-    BOOST_TEST(GeomintEvolve(mem, 1.0, q, p, &t) == GEOMINT_SUCCESS);
+    BOOST_TEST(GeomintEvolve(mem, 1.0, q, p, &t, GEOMINT_NORMAL) == GEOMINT_SUCCESS);
     BOOST_TEST(t == 1.0);
     return why;
   }
@@ -80,16 +82,37 @@ BOOST_AUTO_TEST_SUITE(c_api_flags)
 
 BOOST_AUTO_TEST_CASE(bad_method_id) {
   sun s;
-  BOOST_TEST(GeomintCreate(s.ctx(), 99) == nullptr);
-  BOOST_TEST(GeomintCreate(s.ctx(), 399) == nullptr);
-  BOOST_TEST(GeomintCreate(nullptr, GEOMINT_CONSTRAINED_RATTLE_2_2) == nullptr);
+  BOOST_TEST(GeomintCreate(nullptr, GEOMINT_CONSTRAINED_RATTLE_2_2) == nullptr);  // the only NULL but OOM
+  // A refused id is recorded (flag and reason at once), Init refuses it, SetMethod repairs it.
+  for (int id : {99, 399, int(GEOMINT_LIE_RKMK_RK4_EXP_4_4)}) {
+    BOOST_TEST_CONTEXT("id " << id) {
+      void* mem = GeomintCreate(s.ctx(), id);
+      BOOST_TEST_REQUIRE(mem != nullptr);
+      int last = 0;
+      const char* why = nullptr;
+      BOOST_TEST(GeomintGetLastFlag(mem, &last) == GEOMINT_SUCCESS);
+      BOOST_TEST(last == GEOMINT_BAD_METHOD);
+      BOOST_TEST(GeomintGetLastErrorMessage(mem, &why) == GEOMINT_SUCCESS);
+      BOOST_TEST(std::string(why).find(std::to_string(id)) != std::string::npos, why);
+      if (id == GEOMINT_LIE_RKMK_RK4_EXP_4_4) BOOST_TEST(std::string(why).find("GeomintLieCreate") != std::string::npos, why);
+      dsp_data d;
+      GeomintCallbacks cb{dsp_gradient, nullptr, dsp_energy};
+      N_Vector q0 = s.vector(d.problem.initial_state().first), p0 = s.vector(d.problem.initial_state().second);
+      BOOST_TEST(GeomintInit(mem, &cb, 0.0, q0, p0) == GEOMINT_BAD_METHOD);
+      sunrealtype t = 0;
+      BOOST_TEST(GeomintEvolve(mem, 1.0, q0, p0, &t, GEOMINT_NORMAL) == GEOMINT_NO_MALLOC);
+      BOOST_TEST(GeomintSetMethod(mem, GEOMINT_CONSTRAINED_RATTLE_2_2) == GEOMINT_SUCCESS);
+      BOOST_TEST(GeomintInit(mem, &cb, 0.0, q0, p0) == GEOMINT_SUCCESS);
+      GeomintFree(&mem);
+    }
+  }
   // SetMethod rejects an unknown id and keeps the method: the run matches an untouched twin.
   fixture f;
   BOOST_TEST(GeomintSetMethod(f.mem, 12345) == GEOMINT_BAD_METHOD);
   BOOST_TEST(f.message().find("12345") != std::string::npos);
   sunrealtype t = 0;
-  BOOST_TEST(GeomintEvolve(f.mem, 0.2, f.q, f.p, &t) == GEOMINT_SUCCESS);
-  BOOST_TEST(GeomintEvolve(f.twin, 0.2, f.q_twin, f.p_twin, &t) == GEOMINT_SUCCESS);
+  BOOST_TEST(GeomintEvolve(f.mem, 0.2, f.q, f.p, &t, GEOMINT_NORMAL) == GEOMINT_SUCCESS);
+  BOOST_TEST(GeomintEvolve(f.twin, 0.2, f.q_twin, f.p_twin, &t, GEOMINT_NORMAL) == GEOMINT_SUCCESS);
   BOOST_TEST((map(f.q).array() == map(f.q_twin).array()).all());
 }
 
@@ -112,36 +135,94 @@ BOOST_AUTO_TEST_CASE(null_memory) {
       GeomintSetConstraintHessianFn(nullptr, nullptr), GeomintSetFixedStep(nullptr, 0.1),
       GeomintSetStageTolerance(nullptr, 1e-14), GeomintSetMaxStageIters(nullptr, 5),
       GeomintSetConsistencyTolerance(nullptr, 1e-10), GeomintSetLinearSolver(nullptr, nullptr, nullptr),
-      GeomintEvolve(nullptr, 1, v, v, &r), GeomintGetNumSteps(nullptr, &l), GeomintGetNumNewtonIters(nullptr, &l),
+      GeomintEvolve(nullptr, 1, v, v, &r, GEOMINT_NORMAL), GeomintGetNumSteps(nullptr, &l), GeomintGetNumNewtonIters(nullptr, &l),
       GeomintGetNumJacEvals(nullptr, &l), GeomintGetCurrentTime(nullptr, &r),
       GeomintGetConstraintResidual(nullptr, &r, &r2), GeomintGetEnergy(nullptr, &r),
       GeomintGetLinearSystemSize(nullptr, &size), GeomintGetLastFlag(nullptr, &i),
-      GeomintGetLastErrorMessage(nullptr, &text), GeomintSolveIDA(nullptr, &o, 1, &r, &v, &v, &st)};
+      GeomintGetLastErrorMessage(nullptr, &text), GeomintSolveIDA(nullptr, &o, 1, &r, &v, &v, &st),
+      // added with the IDA-like modes, statistics, errors and initial conditions
+      GeomintCalcIC(nullptr, GEOMINT_CALCIC_Q_P), GeomintSetErrHandlerFn(nullptr, nullptr, nullptr),
+      GeomintGetCurrentState(nullptr, v, v), GeomintGetCurrentMultipliers(nullptr, v, v),
+      GeomintGetLastStep(nullptr, &r), GeomintGetNumFailedSteps(nullptr, &l), GeomintGetNumNewtonConvFails(nullptr, &l),
+      GeomintGetNumLinSolvSetups(nullptr, &l), GeomintGetNumLinSolves(nullptr, &l),
+      GeomintGetNumGradientEvals(nullptr, &l, &l), GeomintGetNumEnergyEvals(nullptr, &l),
+      GeomintGetNumConstraintEvals(nullptr, &l, &l), GeomintGetNumHessianEvals(nullptr, &l, &l, &l, &l),
+      GeomintPrintAllStats(nullptr, stdout, SUN_OUTPUTFORMAT_TABLE),
+      GeomintLieInit(nullptr, nullptr, nullptr, 0, v), GeomintLieReInit(nullptr, 0, v),
+      GeomintLieSetUserData(nullptr, nullptr), GeomintLieSetErrHandlerFn(nullptr, nullptr, nullptr),
+      GeomintLieSetFixedStep(nullptr, 0.1), GeomintLieSetStageTolerance(nullptr, 1e-14),
+      GeomintLieSetMaxStageIters(nullptr, 5), GeomintLieEvolve(nullptr, 1, v, &r, GEOMINT_NORMAL),
+      GeomintLieGetCurrentTime(nullptr, &r), GeomintLieGetCurrentState(nullptr, v), GeomintLieGetLastStep(nullptr, &r),
+      GeomintLieGetNumSteps(nullptr, &l), GeomintLieGetNumFailedSteps(nullptr, &l),
+      GeomintLieGetNumNewtonIters(nullptr, &l), GeomintLieGetNumNewtonConvFails(nullptr, &l),
+      GeomintLieGetNumEvals(nullptr, &l, &l), GeomintLiePrintAllStats(nullptr, stdout, SUN_OUTPUTFORMAT_TABLE),
+      GeomintLieGetNumCasimirs(nullptr, &i), GeomintLieGetCasimirs(nullptr, &r), GeomintLieGetEnergy(nullptr, &r),
+      GeomintLieGetLastFlag(nullptr, &i), GeomintLieGetLastErrorMessage(nullptr, &text)};
   for (int flag : flags) BOOST_TEST(flag == GEOMINT_MEM_NULL);
   GeomintFree(nullptr);  // harmless
   void* mem = nullptr;
   GeomintFree(&mem);
 }
 
+// Before GeomintInit: calls on the problem or the state are GEOMINT_NO_MALLOC; settings that
+// may precede Init and the statistics (all 0) succeed.
 BOOST_AUTO_TEST_CASE(init_required) {
   sun s;
   void* mem = GeomintCreate(s.ctx(), GEOMINT_CONSTRAINED_RATTLE_2_2);
-  N_Vector v = s.vector(VectorXd::Zero(6));
+  N_Vector v = s.vector(VectorXd::Zero(6)), v1 = s.vector(VectorXd::Zero(1));
   sunrealtype t = 0;
-  BOOST_TEST(GeomintEvolve(mem, 1.0, v, v, &t) == GEOMINT_NO_MALLOC);
-  BOOST_TEST(GeomintSetMass(mem, v) == GEOMINT_NO_MALLOC);
+  sunindextype size = 0;
+  SUNMatrix a = SUNDenseMatrix(2, 2, s.ctx());
+  SUNLinearSolver ls = SUNLinSol_Dense(s.vector(VectorXd::Zero(2)), a, s.ctx());
+  const int refused[] = {GeomintEvolve(mem, 1.0, v, v, &t, GEOMINT_NORMAL), GeomintSetMass(mem, v),
+                         GeomintReInit(mem, 0.0, v, v), GeomintCalcIC(mem, GEOMINT_CALCIC_Q_P),
+                         GeomintSetLinearSolver(mem, ls, a), GeomintGetCurrentState(mem, v, v),
+                         GeomintGetCurrentMultipliers(mem, v1, v1), GeomintGetCurrentTime(mem, &t),
+                         GeomintGetLastStep(mem, &t), GeomintGetLinearSystemSize(mem, &size)};
+  for (int flag : refused) BOOST_TEST(flag == GEOMINT_NO_MALLOC);
   BOOST_TEST(GeomintSetFixedStep(mem, 0.1) == GEOMINT_SUCCESS);  // settings may precede Init
+  BOOST_TEST(GeomintSetErrHandlerFn(mem, nullptr, nullptr) == GEOMINT_SUCCESS);
+  long counts[14] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
+  BOOST_TEST(GeomintGetNumSteps(mem, &counts[0]) == GEOMINT_SUCCESS);
+  BOOST_TEST(GeomintGetNumFailedSteps(mem, &counts[1]) == GEOMINT_SUCCESS);
+  BOOST_TEST(GeomintGetNumNewtonConvFails(mem, &counts[2]) == GEOMINT_SUCCESS);
+  BOOST_TEST(GeomintGetNumLinSolvSetups(mem, &counts[3]) == GEOMINT_SUCCESS);
+  BOOST_TEST(GeomintGetNumLinSolves(mem, &counts[4]) == GEOMINT_SUCCESS);
+  BOOST_TEST(GeomintGetNumGradientEvals(mem, &counts[5], &counts[6]) == GEOMINT_SUCCESS);
+  BOOST_TEST(GeomintGetNumConstraintEvals(mem, &counts[7], &counts[8]) == GEOMINT_SUCCESS);
+  BOOST_TEST(GeomintGetNumEnergyEvals(mem, &counts[9]) == GEOMINT_SUCCESS);
+  BOOST_TEST(GeomintGetNumHessianEvals(mem, &counts[10], &counts[11], &counts[12], &counts[13]) == GEOMINT_SUCCESS);
+  for (long c : counts) BOOST_TEST(c == 0);
+  std::FILE* out = std::tmpfile();
+  BOOST_TEST(GeomintPrintAllStats(mem, out, SUN_OUTPUTFORMAT_TABLE) == GEOMINT_SUCCESS);
+  std::fclose(out);
   GeomintFree(&mem);
+  SUNLinSolFree(ls);
+  SUNMatDestroy(a);
+
+  void* lie = GeomintLieCreate(s.ctx(), GEOMINT_LIE_RKMK_RK4_EXP_4_4, GEOMINT_ALGEBRA_SO3);
+  N_Vector y = s.vector(VectorXd::Zero(3));
+  long l = 0;
+  const int lie_refused[] = {GeomintLieEvolve(lie, 1.0, y, &t, GEOMINT_ONE_STEP), GeomintLieReInit(lie, 0.0, y),
+                             GeomintLieGetCurrentState(lie, y), GeomintLieGetLastStep(lie, &t),
+                             GeomintLieGetNumSteps(lie, &l), GeomintLieGetNumFailedSteps(lie, &l),
+                             GeomintLieGetNumNewtonConvFails(lie, &l), GeomintLieGetNumEvals(lie, &l, &l),
+                             GeomintLiePrintAllStats(lie, stdout, SUN_OUTPUTFORMAT_CSV)};
+  for (int flag : lie_refused) BOOST_TEST(flag == GEOMINT_NO_MALLOC);
+  BOOST_TEST(GeomintLieSetErrHandlerFn(lie, nullptr, nullptr) == GEOMINT_SUCCESS);
+  GeomintLieFree(&lie);
 }
 
-// A state off the manifold is rejected at the first step; the state is returned unchanged.
+// A state off the manifold is reported by GeomintReInit at once (and taken: GeomintCalcIC could
+// project it), then refused by the first step; the state is returned unchanged.
 BOOST_AUTO_TEST_CASE(inconsistent_initial_state) {
   fixture f;
   VectorXd q0 = f.d.problem.initial_state().first, p0 = f.d.problem.initial_state().second;
   q0(0) += 1e-4;
-  BOOST_TEST(GeomintReInit(f.mem, 0.0, f.s.vector(q0), f.s.vector(p0)) == GEOMINT_SUCCESS);
+  BOOST_TEST(GeomintReInit(f.mem, 0.0, f.s.vector(q0), f.s.vector(p0)) == GEOMINT_INCONSISTENT_STATE);
+  BOOST_TEST(f.message().find("GeomintCalcIC") != std::string::npos, f.message());
   sunrealtype t = -1;
-  BOOST_TEST(GeomintEvolve(f.mem, 1.0, f.q, f.p, &t) == GEOMINT_INCONSISTENT_STATE);
+  BOOST_TEST(GeomintEvolve(f.mem, 1.0, f.q, f.p, &t, GEOMINT_NORMAL) == GEOMINT_INCONSISTENT_STATE);
   BOOST_TEST(t == 0.0);
   BOOST_TEST((map(f.q).array() == q0.array()).all());
   BOOST_TEST((map(f.p).array() == p0.array()).all());
@@ -183,13 +264,13 @@ BOOST_AUTO_TEST_CASE(newton_failure) {
   fixture f;
   BOOST_TEST(GeomintSetMaxStageIters(f.mem, 1) == GEOMINT_SUCCESS);
   sunrealtype t = -1;
-  BOOST_TEST(GeomintEvolve(f.mem, 1.0, f.q, f.p, &t) == GEOMINT_NEWTON_FAIL);
+  BOOST_TEST(GeomintEvolve(f.mem, 1.0, f.q, f.p, &t, GEOMINT_NORMAL) == GEOMINT_NEWTON_FAIL);
   BOOST_TEST(GEOMINT_NEWTON_FAIL > 0);  // recoverable by the SUNDIALS convention
   BOOST_TEST(t == 0.0);
   BOOST_TEST((map(f.q).array() == f.d.problem.initial_state().first.array()).all());
   BOOST_TEST((map(f.p).array() == f.d.problem.initial_state().second.array()).all());
   BOOST_TEST(GeomintSetMaxStageIters(f.mem, 50) == GEOMINT_SUCCESS);
-  BOOST_TEST(GeomintEvolve(f.mem, 0.1, f.q, f.p, &t) == GEOMINT_SUCCESS);
+  BOOST_TEST(GeomintEvolve(f.mem, 0.1, f.q, f.p, &t, GEOMINT_NORMAL) == GEOMINT_SUCCESS);
 }
 
 namespace {
@@ -220,7 +301,7 @@ BOOST_AUTO_TEST_CASE(dependent_constraints) {
   BOOST_TEST(GeomintSetConstraints(mem, twice_constraint, twice_jacobian, g) == GEOMINT_SUCCESS);
   BOOST_TEST(GeomintSetFixedStep(mem, 0.01) == GEOMINT_SUCCESS);
   sunrealtype t = -1;
-  BOOST_TEST(GeomintEvolve(mem, 1.0, q, p, &t) == GEOMINT_SINGULAR_JACOBIAN);
+  BOOST_TEST(GeomintEvolve(mem, 1.0, q, p, &t, GEOMINT_NORMAL) == GEOMINT_SINGULAR_JACOBIAN);
   BOOST_TEST(t == 0.0);
   BOOST_TEST((map(q).array() == x0.first.array()).all());
   GeomintFree(&mem);
@@ -231,10 +312,10 @@ BOOST_AUTO_TEST_CASE(ill_input) {
   fixture f;
   sunrealtype t = 0;
   N_Vector short_vector = f.s.vector(VectorXd::Zero(5));
-  BOOST_TEST(GeomintEvolve(f.mem, 1.0, short_vector, f.p, &t) == GEOMINT_ILL_INPUT);
-  BOOST_TEST(GeomintEvolve(f.mem, 1.0, f.q, f.p, nullptr) == GEOMINT_ILL_INPUT);
-  BOOST_TEST(GeomintEvolve(f.mem, NAN, f.q, f.p, &t) == GEOMINT_ILL_INPUT);
-  BOOST_TEST(GeomintSetFixedStep(f.mem, -0.1) == GEOMINT_ILL_INPUT);
+  BOOST_TEST(GeomintEvolve(f.mem, 1.0, short_vector, f.p, &t, GEOMINT_NORMAL) == GEOMINT_ILL_INPUT);
+  BOOST_TEST(GeomintEvolve(f.mem, 1.0, f.q, f.p, nullptr, GEOMINT_NORMAL) == GEOMINT_ILL_INPUT);
+  BOOST_TEST(GeomintEvolve(f.mem, NAN, f.q, f.p, &t, GEOMINT_NORMAL) == GEOMINT_ILL_INPUT);
+  BOOST_TEST(GeomintSetFixedStep(f.mem, 0.0) == GEOMINT_ILL_INPUT);
   BOOST_TEST(GeomintSetFixedStep(f.mem, INFINITY) == GEOMINT_ILL_INPUT);
   BOOST_TEST(GeomintSetStageTolerance(f.mem, 0) == GEOMINT_ILL_INPUT);
   BOOST_TEST(GeomintSetMaxStageIters(f.mem, 0) == GEOMINT_ILL_INPUT);
@@ -251,7 +332,7 @@ BOOST_AUTO_TEST_CASE(ill_input) {
   BOOST_TEST(GeomintInit(f.mem, &none, 0, f.q, f.p) == GEOMINT_ILL_INPUT);
   BOOST_TEST(GeomintInit(f.mem, nullptr, 0, f.q, f.p) == GEOMINT_ILL_INPUT);
   // None of that changed the problem: it still runs.
-  BOOST_TEST(GeomintEvolve(f.mem, 0.1, f.q, f.p, &t) == GEOMINT_SUCCESS);
+  BOOST_TEST(GeomintEvolve(f.mem, 0.1, f.q, f.p, &t, GEOMINT_NORMAL) == GEOMINT_SUCCESS);
   SUNMatDestroy(wrong);
   SUNMatDestroy(csc);
 
@@ -262,16 +343,16 @@ BOOST_AUTO_TEST_CASE(ill_input) {
   N_Vector q = s.vector(geomint::problems::spherical_pendulum().initial_state().first);
   N_Vector p = s.vector(geomint::problems::spherical_pendulum().initial_state().second);
   BOOST_TEST(GeomintInit(mem, &cb, 0.0, q, p) == GEOMINT_SUCCESS);
-  BOOST_TEST(GeomintEvolve(mem, 1.0, q, p, &t) == GEOMINT_ILL_INPUT);  // no fixed step
+  BOOST_TEST(GeomintEvolve(mem, 1.0, q, p, &t, GEOMINT_NORMAL) == GEOMINT_ILL_INPUT);  // no fixed step
   BOOST_TEST(GeomintSetFixedStep(mem, 0.01) == GEOMINT_SUCCESS);
-  BOOST_TEST(GeomintEvolve(mem, 1.0, q, p, &t) == GEOMINT_ILL_INPUT);  // no dh_dp
+  BOOST_TEST(GeomintEvolve(mem, 1.0, q, p, &t, GEOMINT_NORMAL) == GEOMINT_ILL_INPUT);  // no dh_dp
   const char* m = nullptr;
   GeomintGetLastErrorMessage(mem, &m);
   BOOST_TEST(std::string(m).find("dh_dp") != std::string::npos);
   BOOST_TEST(GeomintSetMass(mem, s.vector(VectorXd::Ones(3))) == GEOMINT_SUCCESS);
   sunrealtype energy = 0;
   BOOST_TEST(GeomintGetEnergy(mem, &energy) == GEOMINT_ILL_INPUT);  // no hamiltonian callback
-  BOOST_TEST(GeomintEvolve(mem, 1.0, q, p, &t) == GEOMINT_SUCCESS);  // unconstrained: a free fall
+  BOOST_TEST(GeomintEvolve(mem, 1.0, q, p, &t, GEOMINT_NORMAL) == GEOMINT_SUCCESS);  // unconstrained: a free fall
   GeomintFree(&mem);
 }
 

@@ -1,16 +1,14 @@
-// The C API (geomint_sundials.h): memory block, validation, exception-to-flag mapping.
-#include <nvector/nvector_serial.h>
+// The C API's constrained lifecycle (geomint_sundials.h): memory block, settings, initial
+// conditions and time stepping. Outputs: c_api_outputs.cpp; IDA reference: c_api_ida.cpp.
 #include <sunmatrix/sunmatrix_dense.h>
 #include <sunmatrix/sunmatrix_sparse.h>
 
 #include <cmath>
+#include <cstdio>
 #include <new>
 #include <string>
 
-#include "c_flags.hpp"
-#include "c_model.hpp"
-#include "geomint/sundials/geomint_sundials.h"
-#include "geomint/sundials/sunlinsol_factorization.hpp"
+#include "c_memory.hpp"
 
 namespace geomint::sundials::detail {
 
@@ -42,78 +40,73 @@ const method_info* find_method(int id) {
   return nullptr;
 }
 
-namespace {
-
-struct memory : memory_kind {
-  memory() : memory_kind(memory_kind::constrained) {}
-  SUNContext ctx = nullptr;
-  int method = 0;
-  bool initialized = false;
-  c_problem problem;
-  double t = 0, t0 = 0, h = 0;
-  vector_handle q, p;      // the state
-  Eigen::VectorXd q0, p0;  // where GeomintInit / GeomintReInit started (the IDA reference's start)
-  constrained_options options;
-  std::unique_ptr<sunlinsol_factorization> factorization;
-  std::unique_ptr<c_model> model;
-  std::unique_ptr<c_stepper> stepper;
-  constrained_statistics retired;  // counters of steppers replaced so far
-  void retire_stepper() {
-    if (!stepper) return;
-    const constrained_statistics s = stepper->statistics();
-    retired.steps += s.steps;
-    retired.general_solver_steps += s.general_solver_steps;
-    retired.newton.solves += s.newton.solves;
-    retired.newton.iterations += s.newton.iterations;
-    retired.newton.jacobian_updates += s.newton.jacobian_updates;
-    retired.newton.full_newton_fallbacks += s.newton.full_newton_fallbacks;
-    stepper.reset();
-  }
-  void retire_model() {
-    retire_stepper();
-    model.reset();
-  }
-  c_model& ensure_model() {
-    if (!model) {
-      if (!problem.separable() && !problem.callbacks.dh_dp)
-        throw std::invalid_argument("geomint: callbacks.dh_dp is required unless H is separable (GeomintSetMass)");
-      model = make_c_model(problem);
-    }
-    return *model;
-  }
-  c_stepper& ensure_stepper() {
-    if (!stepper) stepper = ensure_model().make_stepper(method);
-    return *stepper;
-  }
-  long stage_system_size() {
-    c_stepper& s = ensure_stepper();
-    if (!s.uses_linear_solver())
-      throw std::invalid_argument(std::string("geomint: ") + find_method(method)->name +
-                                  " solves its own small systems and takes no SUNLinearSolver");
-    return geomint::stage_system_size(s.stages(), problem.n, problem.m, problem.separable());
-  }
-};
-
-bool serial(N_Vector v, int n) {
-  return v && N_VGetVectorID(v) == SUNDIALS_NVEC_SERIAL && (n < 0 || N_VGetLength(v) == n);
-}
-Eigen::Map<Eigen::VectorXd> data(N_Vector v) { return {N_VGetArrayPointer(v), N_VGetLength(v)}; }
-Eigen::Map<Eigen::VectorXd> data(const vector_handle& v) { return data(v.get()); }
-
-/// Runs f(memory&) → flag; maps every exception to its flag and message. Nothing escapes to C.
-template <class F>
-int guarded(void* mem, F&& f, bool needs_init = true) {
-  return guarded_call<memory>(mem, memory_kind::constrained, needs_init, "GeomintInit", std::forward<F>(f));
-}
-
 bool constrained_method(int id) {
   const method_info* info = find_method(id);
   return info && !info->lie;
 }
 
-int ill_input(memory& m, const std::string& why) { return m.ill_input(why); }
+std::string refused_method(int id) {
+  return find_method(id) ? "geomint: method " + std::to_string(id) + " is a Lie-Poisson method (GeomintLieCreate)"
+                         : "geomint: unknown method id " + std::to_string(id);
+}
 
-bool positive(double x) { return x > 0 && std::isfinite(x); }
+constrained_statistics memory::totals() const {
+  constrained_statistics s = retired;
+  if (stepper) {
+    const constrained_statistics c = stepper->statistics();
+    s.steps += c.steps;
+    s.general_solver_steps += c.general_solver_steps;
+    s.newton.solves += c.newton.solves;
+    s.newton.iterations += c.newton.iterations;
+    s.newton.jacobian_updates += c.newton.jacobian_updates;
+    s.newton.full_newton_fallbacks += c.newton.full_newton_fallbacks;
+  }
+  return s;
+}
+
+void memory::retire_stepper() {
+  retired = totals();
+  stepper.reset();
+}
+
+c_model& memory::ensure_model() {
+  if (!model) {
+    if (!problem.separable() && !problem.callbacks.dh_dp)
+      throw std::invalid_argument("geomint: callbacks.dh_dp is required unless H is separable (GeomintSetMass)");
+    model = make_c_model(problem);
+  }
+  return *model;
+}
+
+c_stepper& memory::ensure_stepper() {
+  if (!stepper) stepper = ensure_model().make_stepper(method);
+  return *stepper;
+}
+
+long memory::stage_system_size() {
+  c_stepper& s = ensure_stepper();
+  if (!s.uses_linear_solver())
+    throw std::invalid_argument(std::string("geomint: ") + find_method(method)->name +
+                                " solves its own small systems and takes no SUNLinearSolver");
+  return geomint::stage_system_size(s.stages(), problem.n, problem.m, problem.separable());
+}
+
+int memory::check_consistency() {
+  if (problem.m == 0 || (!problem.separable() && !problem.callbacks.dh_dp)) return GEOMINT_SUCCESS;
+  const constraint_residuals r = ensure_model().residuals(t, N_VGetArrayPointer(q.get()), N_VGetArrayPointer(p.get()));
+  const double tol = options.consistency_tolerance;
+  if (r.position <= tol && r.velocity <= tol) return GEOMINT_SUCCESS;
+  char why[256];
+  std::snprintf(why, sizeof why,
+                "geomint: the state is off the constraint manifold: scaled position residual %.3e, velocity "
+                "residual %.3e (tolerance %.1e); project it with GeomintCalcIC",
+                r.position, r.velocity, tol);
+  return fail(GEOMINT_INCONSISTENT_STATE, why);
+}
+
+namespace {
+
+int ill_input(memory& m, const std::string& why) { return m.ill_input(why); }
 
 /// Takes (t0, q0, p0) as the state and the IDA reference's start.
 void set_state(memory& m, double t0, N_Vector q0, N_Vector p0) {
@@ -124,20 +117,37 @@ void set_state(memory& m, double t0, N_Vector q0, N_Vector p0) {
   m.t = m.t0 = t0;
 }
 
+/// The reason for refusing an initial state, or "" if it is acceptable.
+std::string state_problem(double t0, N_Vector q0, N_Vector p0, long n) {
+  if (!serial(q0, n) || N_VGetLength(q0) < 1 || !serial(p0, N_VGetLength(q0)))
+    return n < 0 ? "q0 and p0 must be serial N_Vectors of the same length n > 0"
+                 : "q0 and p0 must be serial N_Vectors of length n = " + std::to_string(n);
+  if (!std::isfinite(t0)) return "t0 must be finite";
+  if (!data(q0).allFinite() || !data(p0).allFinite()) return "q0 and p0 must be finite";
+  return "";
+}
+
+/// Counts a step that threw (the state is untouched) and, if Newton did not converge, that too.
+void count_failure(memory& m, const std::exception_ptr& e) {
+  ++m.failed_steps;
+  if (newton_failure(e)) ++m.newton_failures;
+}
+
 }  // namespace
 }  // namespace geomint::sundials::detail
 
-using geomint::sundials::detail::memory;
 using namespace geomint::sundials::detail;
 
 extern "C" {
 
 void* GeomintCreate(SUNContext sunctx, int method) {
-  if (!sunctx || !constrained_method(method)) return nullptr;
+  if (!sunctx) return nullptr;
   auto* m = new (std::nothrow) memory;
   if (!m) return nullptr;
   m->ctx = sunctx;
   m->method = method;
+  m->function = __func__;
+  if (!constrained_method(method)) m->fail(GEOMINT_BAD_METHOD, refused_method(method));
   return static_cast<memory_kind*>(m);
 }
 
@@ -148,13 +158,15 @@ void GeomintFree(void** mem) {
 }
 
 int GeomintInit(void* mem, const GeomintCallbacks* callbacks, sunrealtype t0, N_Vector q0, N_Vector p0) {
-  return guarded(mem, [&](memory& m) {
+  return guarded(mem, __func__, [&](memory& m) {
+    if (!constrained_method(m.method)) return m.fail(GEOMINT_BAD_METHOD, refused_method(m.method));
     if (!callbacks || !callbacks->dh_dq) return ill_input(m, "callbacks with at least dh_dq are required");
-    if (!serial(q0, -1) || N_VGetLength(q0) < 1 || !serial(p0, static_cast<int>(N_VGetLength(q0))))
-      return ill_input(m, "q0 and p0 must be serial N_Vectors of the same length n > 0");
-    if (!std::isfinite(t0)) return ill_input(m, "t0 must be finite");
+    if (const std::string why = state_problem(t0, q0, p0, -1); !why.empty()) return ill_input(m, why);
     m.retire_model();
     m.retired = {};
+    m.failed_steps = m.newton_failures = 0;
+    m.linear_solver.reset_counts();
+    m.h_last = 0;
     void* user_data = m.problem.user_data;
     m.problem = c_problem{};
     m.problem.ctx = m.ctx;
@@ -166,27 +178,59 @@ int GeomintInit(void* mem, const GeomintCallbacks* callbacks, sunrealtype t0, N_
     if (!m.q || !m.p) return m.fail(GEOMINT_MEM_FAIL, "geomint: out of memory");
     set_state(m, t0, q0, p0);
     m.initialized = true;
-    return m.succeed();
+    return m.succeed();  // no constraints yet: GeomintSetConstraints checks the state
   }, false);
 }
 
 int GeomintReInit(void* mem, sunrealtype t0, N_Vector q0, N_Vector p0) {
-  return guarded(mem, [&](memory& m) {
-    if (!serial(q0, m.problem.n) || !serial(p0, m.problem.n))
-      return ill_input(m, "q0 and p0 must be serial N_Vectors of length n = " + std::to_string(m.problem.n));
-    if (!std::isfinite(t0)) return ill_input(m, "t0 must be finite");
+  return guarded(mem, __func__, [&](memory& m) {
+    if (const std::string why = state_problem(t0, q0, p0, m.problem.n); !why.empty()) return ill_input(m, why);
     set_state(m, t0, q0, p0);
+    if (m.stepper) m.stepper->reset();
+    return m.check_consistency();
+  });
+}
+
+int GeomintCalcIC(void* mem, int which) {
+  return guarded(mem, __func__, [&](memory& m) {
+    if (which != GEOMINT_CALCIC_Q_P && which != GEOMINT_CALCIC_P)
+      return ill_input(m, "which must be GEOMINT_CALCIC_Q_P or GEOMINT_CALCIC_P");
+    if (m.problem.m == 0) return m.succeed();  // unconstrained: every state is consistent
+    c_model& model = m.ensure_model();
+    double* q = N_VGetArrayPointer(m.q.get());
+    double* p = N_VGetArrayPointer(m.p.get());
+    if (which == GEOMINT_CALCIC_P) {
+      const double position = model.residuals(m.t, q, p).position;
+      if (!(position <= m.options.consistency_tolerance)) {
+        char why[200];
+        std::snprintf(why, sizeof why,
+                      "geomint: q is off g(q) = 0 (scaled residual %.3e, tolerance %.1e): GEOMINT_CALCIC_P "
+                      "keeps q; project it with GEOMINT_CALCIC_Q_P",
+                      position, m.options.consistency_tolerance);
+        return m.fail(GEOMINT_INCONSISTENT_STATE, why);
+      }
+    }
+    try {
+      model.project(m.t, q, p, which == GEOMINT_CALCIC_P, m.options.newton.max_iterations);
+    } catch (const geomint::step_error& e) {
+      // project_to_manifold's message, rephrased for C: what failed and why.
+      const std::string what = e.what();
+      const std::size_t at = what.find("project_to_manifold: ");
+      const std::string detail = at == std::string::npos ? what : what.substr(at + 21);
+      return m.fail(flag_of(e.reason()), std::string("geomint: GeomintCalcIC could not project the state (") +
+                                             geomint::to_string(e.reason()) + "): " + detail);
+    }
+    m.q0 = data(m.q);
+    m.p0 = data(m.p);
+    m.t0 = m.t;
     if (m.stepper) m.stepper->reset();
     return m.succeed();
   });
 }
 
 int GeomintSetMethod(void* mem, int method) {
-  return guarded(mem, [&](memory& m) {
-    if (!constrained_method(method))
-      return m.fail(GEOMINT_BAD_METHOD, find_method(method) ? "geomint: method " + std::to_string(method) +
-                                                                  " is a Lie-Poisson method (GeomintLieCreate)"
-                                                            : "geomint: unknown method id " + std::to_string(method));
+  return guarded(mem, __func__, [&](memory& m) {
+    if (!constrained_method(method)) return m.fail(GEOMINT_BAD_METHOD, refused_method(method));
     if (method != m.method) {
       m.retire_stepper();
       m.method = method;
@@ -196,25 +240,33 @@ int GeomintSetMethod(void* mem, int method) {
 }
 
 int GeomintSetUserData(void* mem, void* user_data) {
-  return guarded(mem, [&](memory& m) {
+  return guarded(mem, __func__, [&](memory& m) {
     m.problem.user_data = user_data;
     return m.succeed();
   }, false);
 }
 
+int GeomintSetErrHandlerFn(void* mem, GeomintErrHandlerFn ehfun, void* eh_data) {
+  return guarded(mem, __func__, [&](memory& m) {
+    m.handler = ehfun;
+    m.handler_data = eh_data;
+    return m.succeed();
+  }, false);
+}
+
 int GeomintSetMass(void* mem, N_Vector mass) {
-  return guarded(mem, [&](memory& m) {
+  return guarded(mem, __func__, [&](memory& m) {
     if (!serial(mass, m.problem.n)) return ill_input(m, "mass must be a serial N_Vector of length n");
     const Eigen::Map<Eigen::VectorXd> masses = data(mass);
     if (!(masses.array() > 0).all() || !masses.allFinite()) return ill_input(m, "masses must be positive and finite");
     m.retire_model();
     m.problem.mass = masses;
-    return m.succeed();
+    return m.check_consistency();
   });
 }
 
 int GeomintSetConstraints(void* mem, GeomintConstraintFn g, GeomintConstraintJacFn jac, SUNMatrix G) {
-  return guarded(mem, [&](memory& m) {
+  return guarded(mem, __func__, [&](memory& m) {
     if (!g && !jac && !G) {  // remove the constraints
       m.retire_model();
       m.problem.m = 0;
@@ -242,12 +294,12 @@ int GeomintSetConstraints(void* mem, GeomintConstraintFn g, GeomintConstraintJac
     m.problem.constraint = g;
     m.problem.constraint_jacobian = jac;
     m.problem.jacobian_matrix = std::move(copy);
-    return m.succeed();
+    return m.check_consistency();
   });
 }
 
 int GeomintSetHessianFns(void* mem, GeomintHessianFn h_qq, GeomintHessianFn h_qp, GeomintHessianFn h_pp) {
-  return guarded(mem, [&](memory& m) {
+  return guarded(mem, __func__, [&](memory& m) {
     m.retire_model();
     m.problem.h_qq = h_qq;
     m.problem.h_qp = h_qp;
@@ -257,7 +309,7 @@ int GeomintSetHessianFns(void* mem, GeomintHessianFn h_qq, GeomintHessianFn h_qp
 }
 
 int GeomintSetConstraintHessianFn(void* mem, GeomintConstraintHessianFn fn) {
-  return guarded(mem, [&](memory& m) {
+  return guarded(mem, __func__, [&](memory& m) {
     m.retire_model();
     m.problem.constraint_hessian = fn;
     return m.succeed();
@@ -265,23 +317,23 @@ int GeomintSetConstraintHessianFn(void* mem, GeomintConstraintHessianFn fn) {
 }
 
 int GeomintSetFixedStep(void* mem, sunrealtype h) {
-  return guarded(mem, [&](memory& m) {
-    if (!positive(h)) return ill_input(m, "the fixed step must be positive and finite");
+  return guarded(mem, __func__, [&](memory& m) {
+    if (h == 0 || !std::isfinite(h)) return ill_input(m, "the fixed step must be nonzero and finite");
     m.h = h;
     return m.succeed();
   }, false);
 }
 
 int GeomintSetStageTolerance(void* mem, sunrealtype tol) {
-  return guarded(mem, [&](memory& m) {
-    if (!positive(tol)) return ill_input(m, "the stage tolerance must be positive and finite");
+  return guarded(mem, __func__, [&](memory& m) {
+    if (!(tol > 0 && std::isfinite(tol))) return ill_input(m, "the stage tolerance must be positive and finite");
     m.options.newton.tolerance = tol;
     return m.succeed();
   }, false);
 }
 
 int GeomintSetMaxStageIters(void* mem, int maxiters) {
-  return guarded(mem, [&](memory& m) {
+  return guarded(mem, __func__, [&](memory& m) {
     if (maxiters < 1) return ill_input(m, "the iteration limit must be at least 1");
     m.options.newton.max_iterations = maxiters;
     return m.succeed();
@@ -289,30 +341,45 @@ int GeomintSetMaxStageIters(void* mem, int maxiters) {
 }
 
 int GeomintSetConsistencyTolerance(void* mem, sunrealtype tol) {
-  return guarded(mem, [&](memory& m) {
-    if (!positive(tol)) return ill_input(m, "the consistency tolerance must be positive and finite");
+  return guarded(mem, __func__, [&](memory& m) {
+    if (!(tol > 0 && std::isfinite(tol))) return ill_input(m, "the consistency tolerance must be positive and finite");
     m.options.consistency_tolerance = tol;
     return m.succeed();
   }, false);
 }
 
 int GeomintSetLinearSolver(void* mem, SUNLinearSolver LS, SUNMatrix A) {
-  return guarded(mem, [&](memory& m) {
+  return guarded(mem, __func__, [&](memory& m) {
     std::unique_ptr<geomint::sundials::sunlinsol_factorization> f;
-    if (LS) f = std::make_unique<geomint::sundials::sunlinsol_factorization>(LS, A, m.ctx);
+    if (LS) {
+      f = std::make_unique<geomint::sundials::sunlinsol_factorization>(LS, A, m.ctx);
+      const long order = m.stage_system_size();  // refuses methods that take no solver
+      if (f->size() != order)
+        return ill_input(m, "the linear solver's matrix has order " + std::to_string(f->size()) +
+                                ", the stage Newton systems of " + find_method(m.method)->name + " have order " +
+                                std::to_string(order) + " (GeomintGetLinearSystemSize)");
+    }
     m.retire_stepper();  // its cached factorization belongs to the previous solver
     m.factorization = std::move(f);
     return m.succeed();
-  }, false);
+  });
 }
 
-int GeomintEvolve(void* mem, sunrealtype tout, N_Vector q, N_Vector p, sunrealtype* tret) {
-  return guarded(mem, [&](memory& m) {
-    const int n = m.problem.n;
+int GeomintEvolve(void* mem, sunrealtype tout, N_Vector q, N_Vector p, sunrealtype* tret, int itask) {
+  return guarded(mem, __func__, [&](memory& m) {
+    const long n = m.problem.n;
     if (!serial(q, n) || !serial(p, n)) return ill_input(m, "q and p must be serial N_Vectors of length n = " + std::to_string(n));
     if (!tret) return ill_input(m, "tret must not be NULL");
+    if (itask != GEOMINT_NORMAL && itask != GEOMINT_ONE_STEP) return ill_input(m, "itask must be GEOMINT_NORMAL or GEOMINT_ONE_STEP");
     if (!std::isfinite(tout)) return ill_input(m, "tout must be finite");
-    if (!(m.h > 0)) return ill_input(m, "set the step size with GeomintSetFixedStep");
+    if (m.h == 0) return ill_input(m, "set the step size with GeomintSetFixedStep");
+    if ((tout - m.t) * m.h < 0) {
+      char why[200];
+      std::snprintf(why, sizeof why,
+                    "tout = %.17g is behind the current time t = %.17g in the direction of integration (h = %g)",
+                    tout, m.t, m.h);
+      return ill_input(m, why);
+    }
     c_stepper& stepper = m.ensure_stepper();
     if (m.factorization && !stepper.uses_linear_solver())
       return ill_input(m, std::string("GeomintSetLinearSolver applies to the constrained PRK methods (RATTLE, Lobatto, "
@@ -322,178 +389,37 @@ int GeomintEvolve(void* mem, sunrealtype tout, N_Vector q, N_Vector p, sunrealty
                               ", the stage Newton systems have order " + std::to_string(m.stage_system_size()) +
                               " (GeomintGetLinearSystemSize)");
     geomint::constrained_options options = m.options;
-    options.linear_solver = m.factorization.get();
+    m.linear_solver.configure(m.problem.separable(), m.factorization.get());
+    options.linear_solver = stepper.uses_linear_solver() ? &m.linear_solver : nullptr;
     stepper.configure(options);
 
     // Steps of h from t_start (times t_start + k h, so that round-off does not accumulate);
     // the last one ends exactly at tout, shortened unless it is h up to round-off.
     double* qd = N_VGetArrayPointer(m.q.get());
     double* pd = N_VGetArrayPointer(m.p.get());
-    const double t_start = m.t, step = tout >= m.t ? m.h : -m.h;
-    const double roundoff = 1e-10 * m.h;
+    const double t_start = m.t;
+    const double roundoff = 1e-10 * std::fabs(m.h);
     for (long k = 1; m.t != tout; ++k) {
-      const double t_next = t_start + k * step;
+      const double t_next = t_start + k * m.h;
       const bool last = std::fabs(t_next - t_start) >= std::fabs(tout - t_start) - roundoff;
-      const double dt = last && std::fabs(t_next - tout) > roundoff ? tout - m.t : step;
+      const double dt = last && std::fabs(t_next - tout) > roundoff ? tout - m.t : m.h;
       try {
         stepper.step(m.t, dt, qd, pd);
       } catch (...) {
         // The state is untouched: report it, then let guarded() map the exception.
+        count_failure(m, std::current_exception());
         data(q) = data(m.q);
         data(p) = data(m.p);
         *tret = m.t;
         throw;
       }
       m.t = last ? tout : t_next;
+      m.h_last = dt;
+      if (itask == GEOMINT_ONE_STEP) break;
     }
     data(q) = data(m.q);
     data(p) = data(m.p);
     *tret = m.t;
-    return m.succeed();
-  });
-}
-
-int GeomintGetNumSteps(void* mem, long int* nsteps) {
-  return guarded(mem, [&](memory& m) {
-    if (!nsteps) return ill_input(m, "nsteps must not be NULL");
-    *nsteps = m.retired.steps + (m.stepper ? m.stepper->statistics().steps : 0);
-    return m.succeed();
-  }, false);
-}
-
-int GeomintGetNumNewtonIters(void* mem, long int* niters) {
-  return guarded(mem, [&](memory& m) {
-    if (!niters) return ill_input(m, "niters must not be NULL");
-    *niters = m.retired.newton.iterations + (m.stepper ? m.stepper->statistics().newton.iterations : 0);
-    return m.succeed();
-  }, false);
-}
-
-int GeomintGetNumJacEvals(void* mem, long int* njevals) {
-  return guarded(mem, [&](memory& m) {
-    if (!njevals) return ill_input(m, "njevals must not be NULL");
-    *njevals = m.retired.newton.jacobian_updates + (m.stepper ? m.stepper->statistics().newton.jacobian_updates : 0);
-    return m.succeed();
-  }, false);
-}
-
-int GeomintGetCurrentTime(void* mem, sunrealtype* t) {
-  return guarded(mem, [&](memory& m) {
-    if (!t) return ill_input(m, "t must not be NULL");
-    *t = m.t;
-    return m.succeed();
-  });
-}
-
-int GeomintGetConstraintResidual(void* mem, sunrealtype* position, sunrealtype* velocity) {
-  return guarded(mem, [&](memory& m) {
-    if (!position || !velocity) return ill_input(m, "position and velocity must not be NULL");
-    const geomint::constraint_residuals r =
-        m.ensure_model().residuals(N_VGetArrayPointer(m.q.get()), N_VGetArrayPointer(m.p.get()));
-    *position = r.position;
-    *velocity = r.velocity;
-    return m.succeed();
-  });
-}
-
-int GeomintGetEnergy(void* mem, sunrealtype* energy) {
-  return guarded(mem, [&](memory& m) {
-    if (!energy) return ill_input(m, "energy must not be NULL");
-    *energy = m.ensure_model().energy(N_VGetArrayPointer(m.q.get()), N_VGetArrayPointer(m.p.get()));
-    return m.succeed();
-  });
-}
-
-int GeomintGetLinearSystemSize(void* mem, sunindextype* size) {
-  return guarded(mem, [&](memory& m) {
-    if (!size) return ill_input(m, "size must not be NULL");
-    *size = m.stage_system_size();
-    return m.succeed();
-  });
-}
-
-int GeomintGetLastFlag(void* mem, int* flag) { return last_flag(mem, memory_kind::constrained, flag); }
-
-int GeomintGetLastErrorMessage(void* mem, const char** message) {
-  return last_error_message(mem, memory_kind::constrained, message);
-}
-
-
-const char* GeomintGetMethodName(int method) {
-  const method_info* info = find_method(method);
-  return info ? info->name : nullptr;
-}
-
-const char* GeomintGetReturnFlagName(int flag) {
-  switch (flag) {
-    case GEOMINT_SUCCESS: return "GEOMINT_SUCCESS";
-    case GEOMINT_NEWTON_FAIL: return "GEOMINT_NEWTON_FAIL";
-    case GEOMINT_NONFINITE: return "GEOMINT_NONFINITE";
-    case GEOMINT_CALLBACK_RECOVERABLE: return "GEOMINT_CALLBACK_RECOVERABLE";
-    case GEOMINT_MEM_NULL: return "GEOMINT_MEM_NULL";
-    case GEOMINT_ILL_INPUT: return "GEOMINT_ILL_INPUT";
-    case GEOMINT_BAD_METHOD: return "GEOMINT_BAD_METHOD";
-    case GEOMINT_NO_MALLOC: return "GEOMINT_NO_MALLOC";
-    case GEOMINT_MEM_FAIL: return "GEOMINT_MEM_FAIL";
-    case GEOMINT_INCONSISTENT_STATE: return "GEOMINT_INCONSISTENT_STATE";
-    case GEOMINT_CALLBACK_FAIL: return "GEOMINT_CALLBACK_FAIL";
-    case GEOMINT_SINGULAR_JACOBIAN: return "GEOMINT_SINGULAR_JACOBIAN";
-    case GEOMINT_LSETUP_FAIL: return "GEOMINT_LSETUP_FAIL";
-    case GEOMINT_LSOLVE_FAIL: return "GEOMINT_LSOLVE_FAIL";
-    case GEOMINT_IDA_FAIL: return "GEOMINT_IDA_FAIL";
-    case GEOMINT_UNRECOGNIZED_ERROR: return "GEOMINT_UNRECOGNIZED_ERROR";
-    default: return "GEOMINT_UNKNOWN_FLAG";
-  }
-}
-
-void GeomintIDADefaultOptions(GeomintIDAOptions* options) {
-  if (!options) return;
-  const geomint::sundials::ida_options defaults;
-  options->formulation = GEOMINT_IDA_GGL;
-  options->linear_solver = GEOMINT_IDA_DENSE;
-  options->rtol = defaults.rtol;
-  options->atol = defaults.atol;
-  options->max_steps = defaults.max_steps;
-}
-
-int GeomintSolveIDA(void* mem, const GeomintIDAOptions* options, int ntimes, const sunrealtype* times,
-                    N_Vector* q_out, N_Vector* p_out, GeomintIDAStats* stats) {
-  return guarded(mem, [&](memory& m) {
-    using namespace geomint::sundials;
-    if (!options || !stats || !times || !q_out || !p_out || ntimes < 1)
-      return ill_input(m, "options, stats, times and ntimes >= 1 output vectors are required");
-    for (int i = 0; i < ntimes; ++i)
-      if (!serial(q_out[i], m.problem.n) || !serial(p_out[i], m.problem.n))
-        return ill_input(m, "the output vectors must be serial N_Vectors of length n");
-    ida_options o;
-    if (options->formulation == GEOMINT_IDA_GGL) o.formulation = dae_formulation::ggl;
-    else if (options->formulation == GEOMINT_IDA_INDEX1) o.formulation = dae_formulation::index1;
-    else return ill_input(m, "unknown IDA formulation");
-    if (options->linear_solver == GEOMINT_IDA_DENSE) o.linear_solver = ida_linear_solver::dense;
-    else if (options->linear_solver == GEOMINT_IDA_BAND) o.linear_solver = ida_linear_solver::band;
-    else if (options->linear_solver == GEOMINT_IDA_KLU) o.linear_solver = ida_linear_solver::klu;
-    else return ill_input(m, "unknown IDA linear solver");
-    o.rtol = options->rtol;
-    o.atol = options->atol;
-    o.max_steps = options->max_steps;
-    o.output_times.assign(times, times + ntimes);
-    const ida_result r = m.ensure_model().solve_ida(m.t0, m.q0, m.p0, o);
-    for (std::size_t i = 0; i < r.samples.size(); ++i) {
-      data(q_out[i]) = r.samples[i].q;
-      data(p_out[i]) = r.samples[i].p;
-    }
-    *stats = GeomintIDAStats{};
-    stats->steps = r.statistics.steps;
-    stats->residual_evals = r.statistics.residual_evaluations;
-    stats->jacobian_evals = r.statistics.jacobian_evaluations;
-    stats->linear_setups = r.statistics.linear_setups;
-    stats->nonlinear_iters = r.statistics.nonlinear_iterations;
-    stats->error_test_fails = r.statistics.error_test_failures;
-    stats->convergence_fails = r.statistics.convergence_failures;
-    stats->cpu_seconds = r.cpu_seconds;
-    stats->samples = static_cast<int>(r.samples.size());
-    stats->ida_flag = r.flag;
-    if (!r.ok()) return m.fail(GEOMINT_IDA_FAIL, r.flag_name + ": " + r.message);
     return m.succeed();
   });
 }

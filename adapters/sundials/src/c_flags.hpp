@@ -2,10 +2,12 @@
 // to return flags (geomint_sundials.h). Nothing thrown by geomint or a callback reaches C.
 #pragma once
 
+#include <exception>
 #include <new>
 #include <stdexcept>
 #include <string>
 
+#include "c_message.hpp"
 #include "c_system.hpp"
 #include "geomint/core/step_error.hpp"
 #include "geomint/sundials/geomint_sundials.h"
@@ -15,24 +17,26 @@ namespace geomint::sundials::detail {
 
 /// First base of every memory block: its kind, so that a block handed to the other lifecycle's
 /// functions (GeomintLie* given a Geomint* block, or the converse) is recognized and rejected,
-/// and the outcome of its last call.
+/// the most recent failure on it (kept until another call fails), and the error handler.
 struct memory_kind {
   enum kind_type : unsigned { constrained = 0x47434f4e, lie = 0x474c4945 };
   explicit memory_kind(kind_type k) : kind(k) {}
   const kind_type kind;
   int last_flag = 0;
   std::string message;
+  GeomintErrHandlerFn handler = nullptr;
+  void* handler_data = nullptr;
+  const char* function = "";  ///< the API function being run (for the error handler)
 
-  int fail(int flag, std::string why) {
+  /// Records a failure (its message in ASCII) and reports it to the error handler.
+  int fail(int flag, const std::string& why) {
     last_flag = flag;
-    message = std::move(why);
+    message = ascii_message(why);
+    if (handler) handler(flag, kind == lie ? "GEOMINT_LIE" : "GEOMINT", function, message.data(), handler_data);
     return flag;
   }
-  int succeed() {
-    last_flag = GEOMINT_SUCCESS;
-    message.clear();
-    return GEOMINT_SUCCESS;
-  }
+  /// A successful call leaves the record of the last failure as it is.
+  static int succeed() { return GEOMINT_SUCCESS; }
   int ill_input(const std::string& why) { return fail(GEOMINT_ILL_INPUT, "geomint: " + why); }
 };
 
@@ -61,7 +65,8 @@ inline int last_error_message(void* mem, memory_kind::kind_type k, const char** 
 inline int flag_of(failure_reason r) {
   switch (r) {
     case failure_reason::newton_diverged:
-    case failure_reason::max_iterations: return GEOMINT_NEWTON_FAIL;
+    case failure_reason::max_iterations:
+    case failure_reason::singular_iteration_matrix: return GEOMINT_NEWTON_FAIL;
     case failure_reason::non_finite_value: return GEOMINT_NONFINITE;
     case failure_reason::singular_constraint_jacobian: return GEOMINT_SINGULAR_JACOBIAN;
     case failure_reason::inconsistent_initial_state: return GEOMINT_INCONSISTENT_STATE;
@@ -69,14 +74,28 @@ inline int flag_of(failure_reason r) {
   return GEOMINT_UNRECOGNIZED_ERROR;
 }
 
-/// Runs f(Memory&) → flag with the memory block checked (NULL, kind, initialized); maps every
-/// exception to its flag and message through fail(). Memory has `initialized`.
+/// Whether a step failed because a Newton iteration did not converge (GEOMINT_NEWTON_FAIL).
+inline bool newton_failure(const std::exception_ptr& e) {
+  try {
+    std::rethrow_exception(e);
+  } catch (const step_error& s) {
+    return flag_of(s.reason()) == GEOMINT_NEWTON_FAIL;
+  } catch (...) {
+    return false;
+  }
+}
+
+/// Runs f(Memory&) → flag for the API function `function` with the memory block checked (NULL,
+/// kind, initialized); maps every exception to its flag and message through fail(). Memory has
+/// `initialized`.
 template <class Memory, class F>
-int guarded_call(void* mem, memory_kind::kind_type kind, bool needs_init, const char* init_name, F&& f) {
+int guarded_call(void* mem, memory_kind::kind_type kind, const char* function, bool needs_init, const char* init_name,
+                 F&& f) {
   if (!mem) return GEOMINT_MEM_NULL;
   memory_kind* block = memory_of_kind(mem, kind);
   if (!block) return GEOMINT_ILL_INPUT;  // the other lifecycle's block
   auto* m = static_cast<Memory*>(block);
+  m->function = function;
   if (needs_init && !m->initialized) return m->fail(GEOMINT_NO_MALLOC, std::string("geomint: call ") + init_name + " first");
   try {
     return f(*m);

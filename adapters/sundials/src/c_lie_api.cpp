@@ -1,14 +1,16 @@
 // The C API's Lie–Poisson lifecycle (geomint_sundials.h, GeomintLie*): memory block, validation,
-// time stepping; flags as for the constrained lifecycle (c_flags.hpp).
+// time stepping, outputs; flags and error records as for the constrained lifecycle (c_flags.hpp).
 #include <nvector/nvector_serial.h>
 
 #include <cmath>
+#include <cstdio>
 #include <new>
 #include <string>
 
 #include "c_flags.hpp"
 #include "c_lie_model.hpp"
 #include "c_model.hpp"  // find_method
+#include "c_stats_printer.hpp"
 #include "geomint/sundials/geomint_sundials.h"
 
 namespace geomint::sundials::detail {
@@ -29,14 +31,15 @@ struct lie_memory : memory_kind {
   bool initialized = false;
   c_lie_problem problem;
   c_lie_settings settings;
-  double t = 0, h = 0;
+  double t = 0, h = 0, h_last = 0;
   Eigen::VectorXd y;
   std::unique_ptr<c_lie_stepper> stepper;
+  long failed_steps = 0, newton_failures = 0;
 };
 
 template <class F>
-int guarded(void* mem, F&& f, bool needs_init = true) {
-  return guarded_call<lie_memory>(mem, memory_kind::lie, needs_init, "GeomintLieInit", std::forward<F>(f));
+int guarded(void* mem, const char* function, F&& f, bool needs_init = true) {
+  return guarded_call<lie_memory>(mem, memory_kind::lie, function, needs_init, "GeomintLieInit", std::forward<F>(f));
 }
 
 int ill_input(lie_memory& m, const std::string& why) { return m.ill_input(why); }
@@ -44,6 +47,10 @@ int ill_input(lie_memory& m, const std::string& why) { return m.ill_input(why); 
 bool lie_method(int id) {
   const method_info* info = find_method(id);
   return info && info->lie;
+}
+std::string refused_lie_method(int id) {
+  return find_method(id) ? "geomint: method " + std::to_string(id) + " is not a Lie-Poisson method (GeomintCreate)"
+                         : "geomint: unknown method id " + std::to_string(id);
 }
 bool discrete_gradient(int id) {
   return id == GEOMINT_LIE_DISCRETE_GRADIENT_EXP_2 || id == GEOMINT_LIE_DISCRETE_GRADIENT_CAYLEY_2;
@@ -61,6 +68,19 @@ int set_state(lie_memory& m, double t0, N_Vector y0) {
   return GEOMINT_SUCCESS;
 }
 
+/// Counts a step that threw (the state is untouched) and, if Newton did not converge, that too.
+void count_failure(lie_memory& m, const std::exception_ptr& e) {
+  ++m.failed_steps;
+  if (newton_failure(e)) ++m.newton_failures;
+}
+
+/// Stores a counter; GEOMINT_ILL_INPUT if the pointer is NULL.
+int get_count(lie_memory& m, long int* out, long value, const char* name) {
+  if (!out) return ill_input(m, std::string(name) + " must not be NULL");
+  *out = value;
+  return m.succeed();
+}
+
 }  // namespace
 }  // namespace geomint::sundials::detail
 
@@ -69,13 +89,16 @@ using namespace geomint::sundials::detail;
 extern "C" {
 
 void* GeomintLieCreate(SUNContext sunctx, int method, int algebra) {
-  if (!sunctx || !lie_method(method) || lie_algebra_dimension(algebra) == 0) return nullptr;
+  if (!sunctx) return nullptr;
   auto* m = new (std::nothrow) lie_memory;
   if (!m) return nullptr;
   m->method = method;
   m->algebra = algebra;
   m->problem.ctx = sunctx;
   m->problem.dimension = lie_algebra_dimension(algebra);
+  m->function = __func__;
+  if (!lie_method(method)) m->fail(GEOMINT_BAD_METHOD, refused_lie_method(method));
+  else if (m->problem.dimension == 0) m->ill_input("unknown algebra id " + std::to_string(algebra));
   return static_cast<memory_kind*>(m);
 }
 
@@ -86,7 +109,9 @@ void GeomintLieFree(void** mem) {
 }
 
 int GeomintLieInit(void* mem, GeomintLieGradientFn grad_h, GeomintLieEnergyFn hamiltonian, sunrealtype t0, N_Vector y0) {
-  return guarded(mem, [&](lie_memory& m) {
+  return guarded(mem, __func__, [&](lie_memory& m) {
+    if (!lie_method(m.method)) return m.fail(GEOMINT_BAD_METHOD, refused_lie_method(m.method));
+    if (m.problem.dimension == 0) return ill_input(m, "unknown algebra id " + std::to_string(m.algebra));
     if (!grad_h) return ill_input(m, "the gradient callback grad_h is required");
     if (!hamiltonian && discrete_gradient(m.method))
       return ill_input(m, std::string(GeomintGetMethodName(m.method)) + " evaluates H: the hamiltonian callback is required");
@@ -94,6 +119,9 @@ int GeomintLieInit(void* mem, GeomintLieGradientFn grad_h, GeomintLieEnergyFn ha
     m.stepper.reset();
     m.problem.gradient = grad_h;
     m.problem.hamiltonian = hamiltonian;
+    m.problem.gradient_evals = m.problem.energy_evals = 0;
+    m.failed_steps = m.newton_failures = 0;
+    m.h_last = 0;
     m.stepper = m.algebra == GEOMINT_ALGEBRA_SO3 ? make_so3_stepper(m.problem, m.method)
                                                   : make_se3_stepper(m.problem, m.method);
     m.initialized = true;
@@ -102,7 +130,7 @@ int GeomintLieInit(void* mem, GeomintLieGradientFn grad_h, GeomintLieEnergyFn ha
 }
 
 int GeomintLieReInit(void* mem, sunrealtype t0, N_Vector y0) {
-  return guarded(mem, [&](lie_memory& m) {
+  return guarded(mem, __func__, [&](lie_memory& m) {
     if (const int flag = set_state(m, t0, y0)) return flag;
     m.stepper->reset();
     return m.succeed();
@@ -110,22 +138,30 @@ int GeomintLieReInit(void* mem, sunrealtype t0, N_Vector y0) {
 }
 
 int GeomintLieSetUserData(void* mem, void* user_data) {
-  return guarded(mem, [&](lie_memory& m) {
+  return guarded(mem, __func__, [&](lie_memory& m) {
     m.problem.user_data = user_data;
     return m.succeed();
   }, false);
 }
 
+int GeomintLieSetErrHandlerFn(void* mem, GeomintErrHandlerFn ehfun, void* eh_data) {
+  return guarded(mem, __func__, [&](lie_memory& m) {
+    m.handler = ehfun;
+    m.handler_data = eh_data;
+    return m.succeed();
+  }, false);
+}
+
 int GeomintLieSetFixedStep(void* mem, sunrealtype h) {
-  return guarded(mem, [&](lie_memory& m) {
-    if (!(h > 0 && std::isfinite(h))) return ill_input(m, "the fixed step must be positive and finite");
+  return guarded(mem, __func__, [&](lie_memory& m) {
+    if (h == 0 || !std::isfinite(h)) return ill_input(m, "the fixed step must be nonzero and finite");
     m.h = h;
     return m.succeed();
   }, false);
 }
 
 int GeomintLieSetStageTolerance(void* mem, sunrealtype tol) {
-  return guarded(mem, [&](lie_memory& m) {
+  return guarded(mem, __func__, [&](lie_memory& m) {
     if (!(tol > 0 && std::isfinite(tol))) return ill_input(m, "the stage tolerance must be positive and finite");
     m.settings.tolerance = tol;
     return m.succeed();
@@ -133,36 +169,47 @@ int GeomintLieSetStageTolerance(void* mem, sunrealtype tol) {
 }
 
 int GeomintLieSetMaxStageIters(void* mem, int maxiters) {
-  return guarded(mem, [&](lie_memory& m) {
+  return guarded(mem, __func__, [&](lie_memory& m) {
     if (maxiters < 1) return ill_input(m, "the iteration limit must be at least 1");
     m.settings.max_iterations = maxiters;
     return m.succeed();
   }, false);
 }
 
-int GeomintLieEvolve(void* mem, sunrealtype tout, N_Vector y, sunrealtype* tret) {
-  return guarded(mem, [&](lie_memory& m) {
+int GeomintLieEvolve(void* mem, sunrealtype tout, N_Vector y, sunrealtype* tret, int itask) {
+  return guarded(mem, __func__, [&](lie_memory& m) {
     const int d = m.problem.dimension;
     if (!serial(y, d)) return ill_input(m, "y must be a serial N_Vector of length " + std::to_string(d));
     if (!tret) return ill_input(m, "tret must not be NULL");
+    if (itask != GEOMINT_NORMAL && itask != GEOMINT_ONE_STEP) return ill_input(m, "itask must be GEOMINT_NORMAL or GEOMINT_ONE_STEP");
     if (!std::isfinite(tout)) return ill_input(m, "tout must be finite");
-    if (!(m.h > 0)) return ill_input(m, "set the step size with GeomintLieSetFixedStep");
+    if (m.h == 0) return ill_input(m, "set the step size with GeomintLieSetFixedStep");
+    if ((tout - m.t) * m.h < 0) {
+      char why[200];
+      std::snprintf(why, sizeof why,
+                    "tout = %.17g is behind the current time t = %.17g in the direction of integration (h = %g)",
+                    tout, m.t, m.h);
+      return ill_input(m, why);
+    }
     m.stepper->configure(m.settings);
     // Steps as in GeomintEvolve: times t_start + k h, the last one landing exactly on tout.
-    const double t_start = m.t, step = tout >= m.t ? m.h : -m.h;
-    const double roundoff = 1e-10 * m.h;
+    const double t_start = m.t;
+    const double roundoff = 1e-10 * std::fabs(m.h);
     for (long k = 1; m.t != tout; ++k) {
-      const double t_next = t_start + k * step;
+      const double t_next = t_start + k * m.h;
       const bool last = std::fabs(t_next - t_start) >= std::fabs(tout - t_start) - roundoff;
-      const double dt = last && std::fabs(t_next - tout) > roundoff ? tout - m.t : step;
+      const double dt = last && std::fabs(t_next - tout) > roundoff ? tout - m.t : m.h;
       try {
         m.stepper->step(m.t, dt, m.y.data());
       } catch (...) {
+        count_failure(m, std::current_exception());
         data(y) = m.y;  // the failing step left m.y as it was
         *tret = m.t;
         throw;
       }
       m.t = last ? tout : t_next;
+      m.h_last = dt;
+      if (itask == GEOMINT_ONE_STEP) break;
     }
     data(y) = m.y;
     *tret = m.t;
@@ -170,32 +217,83 @@ int GeomintLieEvolve(void* mem, sunrealtype tout, N_Vector y, sunrealtype* tret)
   });
 }
 
-int GeomintLieGetNumSteps(void* mem, long int* nsteps) {
-  return guarded(mem, [&](lie_memory& m) {
-    if (!nsteps) return ill_input(m, "nsteps must not be NULL");
-    *nsteps = m.stepper->statistics().steps;
-    return m.succeed();
-  });
-}
-
-int GeomintLieGetNumNewtonIters(void* mem, long int* niters) {
-  return guarded(mem, [&](lie_memory& m) {
-    if (!niters) return ill_input(m, "niters must not be NULL");
-    *niters = m.stepper->statistics().newton.iterations;
-    return m.succeed();
-  });
-}
-
 int GeomintLieGetCurrentTime(void* mem, sunrealtype* t) {
-  return guarded(mem, [&](lie_memory& m) {
+  return guarded(mem, __func__, [&](lie_memory& m) {
     if (!t) return ill_input(m, "t must not be NULL");
     *t = m.t;
     return m.succeed();
   });
 }
 
+int GeomintLieGetCurrentState(void* mem, N_Vector y) {
+  return guarded(mem, __func__, [&](lie_memory& m) {
+    if (!serial(y, m.problem.dimension))
+      return ill_input(m, "y must be a serial N_Vector of length " + std::to_string(m.problem.dimension));
+    data(y) = m.y;
+    return m.succeed();
+  });
+}
+
+int GeomintLieGetLastStep(void* mem, sunrealtype* hlast) {
+  return guarded(mem, __func__, [&](lie_memory& m) {
+    if (!hlast) return ill_input(m, "hlast must not be NULL");
+    *hlast = m.h_last;
+    return m.succeed();
+  });
+}
+
+int GeomintLieGetNumSteps(void* mem, long int* nsteps) {
+  return guarded(mem, __func__, [&](lie_memory& m) { return get_count(m, nsteps, m.stepper->statistics().steps, "nsteps"); });
+}
+
+int GeomintLieGetNumFailedSteps(void* mem, long int* nfails) {
+  return guarded(mem, __func__, [&](lie_memory& m) { return get_count(m, nfails, m.failed_steps, "nfails"); });
+}
+
+int GeomintLieGetNumNewtonIters(void* mem, long int* niters) {
+  return guarded(mem, __func__, [&](lie_memory& m) {
+    // Newton iterations and, for the fixed-point methods (Moser–Veselov, leapfrog), theirs.
+    const geomint::lie_statistics& s = m.stepper->statistics();
+    return get_count(m, niters, s.newton.iterations + s.fixed_point.iterations, "niters");
+  });
+}
+
+int GeomintLieGetNumNewtonConvFails(void* mem, long int* nfails) {
+  return guarded(mem, __func__, [&](lie_memory& m) { return get_count(m, nfails, m.newton_failures, "nfails"); });
+}
+
+int GeomintLieGetNumEvals(void* mem, long int* n_grad, long int* n_energy) {
+  return guarded(mem, __func__, [&](lie_memory& m) {
+    if (!n_grad || !n_energy) return ill_input(m, "n_grad and n_energy must not be NULL");
+    *n_grad = m.problem.gradient_evals;
+    *n_energy = m.problem.energy_evals;
+    return m.succeed();
+  });
+}
+
+int GeomintLiePrintAllStats(void* mem, FILE* outfile, int fmt) {
+  return guarded(mem, __func__, [&](lie_memory& m) {
+    if (!outfile) return ill_input(m, "outfile must not be NULL");
+    if (!valid_output_format(fmt)) return ill_input(m, "fmt must be SUN_OUTPUTFORMAT_TABLE or SUN_OUTPUTFORMAT_CSV");
+    const geomint::lie_statistics& s = m.stepper->statistics();
+    stats_printer out(outfile, fmt);
+    out.entry("Current time", "Time", m.t);
+    out.entry("Steps", s.steps);
+    out.entry("Failed steps", m.failed_steps);
+    out.entry("Fixed step size", m.h);
+    out.entry("Last step size", m.h_last);
+    out.entry("Newton iters", s.newton.iterations);
+    out.entry("Fixed-point iters", s.fixed_point.iterations);
+    out.entry("Newton conv fails", m.newton_failures);
+    out.entry("Jac evals", s.newton.jacobian_updates);
+    out.entry("grad H evals", m.problem.gradient_evals);
+    out.entry("H evals", m.problem.energy_evals);
+    return m.succeed();
+  });
+}
+
 int GeomintLieGetNumCasimirs(void* mem, int* count) {
-  return guarded(mem, [&](lie_memory& m) {
+  return guarded(mem, __func__, [&](lie_memory& m) {
     if (!count) return ill_input(m, "count must not be NULL");
     *count = m.stepper->casimir_count();
     return m.succeed();
@@ -203,7 +301,7 @@ int GeomintLieGetNumCasimirs(void* mem, int* count) {
 }
 
 int GeomintLieGetCasimirs(void* mem, sunrealtype* casimirs) {
-  return guarded(mem, [&](lie_memory& m) {
+  return guarded(mem, __func__, [&](lie_memory& m) {
     if (!casimirs) return ill_input(m, "casimirs must not be NULL");
     m.stepper->casimirs(m.y.data(), casimirs);
     return m.succeed();
@@ -211,7 +309,7 @@ int GeomintLieGetCasimirs(void* mem, sunrealtype* casimirs) {
 }
 
 int GeomintLieGetEnergy(void* mem, sunrealtype* energy) {
-  return guarded(mem, [&](lie_memory& m) {
+  return guarded(mem, __func__, [&](lie_memory& m) {
     if (!energy) return ill_input(m, "energy must not be NULL");
     *energy = m.stepper->energy(m.y.data());
     return m.succeed();
@@ -223,6 +321,5 @@ int GeomintLieGetLastFlag(void* mem, int* flag) { return last_flag(mem, memory_k
 int GeomintLieGetLastErrorMessage(void* mem, const char** message) {
   return last_error_message(mem, memory_kind::lie, message);
 }
-
 
 }  // extern "C"

@@ -17,6 +17,7 @@ struct c_lie_problem {
   GeomintLieGradientFn gradient = nullptr;
   GeomintLieEnergyFn hamiltonian = nullptr;
   void* user_data = nullptr;
+  mutable long gradient_evals = 0, energy_evals = 0;  ///< callback evaluations
 };
 
 /// The C API's settings; 0 keeps the method's own default.

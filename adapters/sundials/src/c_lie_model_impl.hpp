@@ -42,11 +42,13 @@ class c_lie_system {
   double hamiltonian(const Y& y) const {
     if (!pr_->hamiltonian) throw std::invalid_argument("geomint: no hamiltonian callback was given (GeomintLieInit)");
     sunrealtype h = 0;
+    ++pr_->energy_evals;
     check(pr_->hamiltonian(t_, aim(y_, y.data()), &h, pr_->user_data), "hamiltonian");
     return h;
   }
   template <class Y, class Out>
   void gradient(const Y& y, Out& out) const {
+    ++pr_->gradient_evals;
     check(pr_->gradient(t_, aim(y_, y.data()), aim(out_, out.data()), pr_->user_data), "grad_h");
   }
 

@@ -36,8 +36,15 @@ class c_model {
   /// nullptr if the method id is not one of this family's; throws std::invalid_argument when the
   /// method does not apply to this system kind (e.g. SHAKE on a non-separable H).
   virtual std::unique_ptr<c_stepper> make_stepper(int method) const = 0;
-  virtual constraint_residuals residuals(const double* q, const double* p) const = 0;
-  virtual double energy(const double* q, const double* p) const = 0;
+  // Diagnostics at time t (the callbacks' time argument) and state (q, p), each of length n.
+  virtual constraint_residuals residuals(double t, const double* q, const double* p) const = 0;
+  virtual double energy(double t, const double* q, const double* p) const = 0;
+  /// λ and μ (length m) of the GGL form consistent with (q, p) (geomint_sundials.h,
+  /// GeomintGetCurrentMultipliers). Throws step_error if (q, p) is off the manifold.
+  virtual void multipliers(double t, const double* q, const double* p, double* lambda, double* mu) const = 0;
+  /// project_to_manifold on (q, p) in place: positions and momenta, or (momenta_only) the momenta
+  /// with q kept. Throws step_error, leaving (q, p), if the projection fails.
+  virtual void project(double t, double* q, double* p, bool momenta_only, int max_iterations) const = 0;
   virtual ida_result solve_ida(double t0, const Eigen::VectorXd& q0, const Eigen::VectorXd& p0,
                                const ida_options& options) const = 0;
   virtual bool separable() const = 0;

@@ -1,13 +1,16 @@
 // c_model / c_stepper for one system type; included by one translation unit per system kind.
 #pragma once
 
+#include <limits>
 #include <string>
 
 #include "c_model.hpp"
 #include "c_state_view.hpp"
 #include "c_variational_steppers.hpp"
 #include "geomint/constrained/constrained_prk.hpp"
+#include "geomint/constrained/project_to_manifold.hpp"
 #include "geomint/constrained/reich_symmetric.hpp"
+#include "geomint/sundials/detail/constrained_dae.hpp"
 #include "geomint/tableau/constrained_tableaux.hpp"
 
 namespace geomint::sundials::detail {
@@ -88,13 +91,41 @@ class c_model_impl final : public c_model {
       default: return nullptr;
     }
   }
-  constraint_residuals residuals(const double* q, const double* p) const override {
-    const int n = system_.position_count();
-    return constraint_residuals_of(system_, Eigen::Map<const Eigen::VectorXd>(q, n), Eigen::Map<const Eigen::VectorXd>(p, n));
+  constraint_residuals residuals(double t, const double* q, const double* p) const override {
+    system_.set_time(t);
+    return constraint_residuals_of(system_, in(q), in(p));
   }
-  double energy(const double* q, const double* p) const override {
+  double energy(double t, const double* q, const double* p) const override {
+    system_.set_time(t);
+    return system_.hamiltonian(in(q), in(p));
+  }
+  void multipliers(double t, const double* q, const double* p, double* lambda, double* mu) const override {
+    const int n = system_.position_count(), m = system_.constraint_count();
+    const Eigen::VectorXd qv = in(q), pv = in(p);
+    // λ: the GGL DAE's consistent multipliers at (q, p) (constrained_dae.hpp: G H_pp Gᵀ λ =
+    // d/dt [G H_p] without the constraint force, refined); checks that (q, p) is consistent.
+    const constrained_dae<System> dae(system_, true, qv, pv, t);
+    Eigen::VectorXd q_out, p_out, lambda_out;
+    dae.extract(dae.initial_y().data(), q_out, p_out, lambda_out);
+    Eigen::Map<Eigen::VectorXd>(lambda, m) = lambda_out;
+    // μ: from 0 = d/dt g = G (H_p − Gᵀμ), i.e. G Gᵀ μ = G H_p (zero on the manifold).
+    system_.set_time(t);
+    typename system_traits<System>::jacobian_type g(m, n);
+    system_.constraint_jacobian(qv, g);
+    Eigen::VectorXd v(n);
+    system_.dh_dp(qv, pv, v);
+    const Eigen::MatrixXd ggt = Eigen::MatrixXd(g * g.transpose());
+    Eigen::Map<Eigen::VectorXd>(mu, m) = ggt.ldlt().solve(Eigen::VectorXd(g * v));
+  }
+  void project(double t, double* q, double* p, bool momenta_only, int max_iterations) const override {
+    Eigen::VectorXd qv = in(q), pv = in(p);
+    system_.set_time(t);
+    // Momenta only: an infinite position tolerance accepts q as it is.
+    const double position_tolerance = momenta_only ? std::numeric_limits<double>::infinity() : 1e-14;
+    project_to_manifold(system_, qv, pv, position_tolerance, max_iterations);
     const int n = system_.position_count();
-    return system_.hamiltonian(Eigen::Map<const Eigen::VectorXd>(q, n), Eigen::Map<const Eigen::VectorXd>(p, n));
+    Eigen::Map<Eigen::VectorXd>(q, n) = qv;
+    Eigen::Map<Eigen::VectorXd>(p, n) = pv;
   }
   ida_result solve_ida(double t0, const Eigen::VectorXd& q0, const Eigen::VectorXd& p0,
                        const ida_options& options) const override {
@@ -104,6 +135,7 @@ class c_model_impl final : public c_model {
 
  private:
   using traits = system_traits<System>;
+  Eigen::Map<const Eigen::VectorXd> in(const double* x) const { return {x, system_.position_count()}; }
   static std::string needs_dense(const char* name) {
     return std::string("geomint: ") + name + " needs a dense constraint Jacobian G (a dense SUNMatrix in GeomintSetConstraints)";
   }

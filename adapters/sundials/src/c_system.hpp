@@ -41,6 +41,12 @@ class callback_error : public std::runtime_error {
   int code_;
 };
 
+/// Evaluations of each callback (GeomintGetNum*Evals).
+struct callback_counts {
+  long dh_dq = 0, dh_dp = 0, hamiltonian = 0, constraint = 0, constraint_jacobian = 0;
+  long h_qq = 0, h_qp = 0, h_pp = 0, constraint_hessian = 0;
+};
+
 /// The problem attached to a Geomint memory block.
 struct c_problem {
   SUNContext ctx = nullptr;
@@ -53,6 +59,7 @@ struct c_problem {
   GeomintHessianFn h_qq = nullptr, h_qp = nullptr, h_pp = nullptr;
   GeomintConstraintHessianFn constraint_hessian = nullptr;
   Eigen::VectorXd mass;  // empty: general H
+  mutable callback_counts counts;
 
   bool separable() const { return mass.size() > 0; }
   bool sparse() const { return m > 0 && SUNMatGetID(jacobian_matrix.get()) == SUNMATRIX_SPARSE; }
@@ -73,16 +80,21 @@ class callback_bridge {
   void set_time(double t) { t_ = t; }
   const Eigen::VectorXd& zero() const { return zero_; }
 
-  void gradient(GeomintGradientFn fn, const char* name, const_vector_ref q, const_vector_ref p, vector_ref out) {
-    check(fn(t_, aim(q_, q), aim(p_, p), aim(out_, out), pr_->user_data), name);
+  /// dh_dq (gradient = false) or dh_dp (true).
+  void gradient(bool momentum, const_vector_ref q, const_vector_ref p, vector_ref out) {
+    ++(momentum ? pr_->counts.dh_dp : pr_->counts.dh_dq);
+    const GeomintGradientFn fn = momentum ? pr_->callbacks.dh_dp : pr_->callbacks.dh_dq;
+    check(fn(t_, aim(q_, q), aim(p_, p), aim(out_, out), pr_->user_data), momentum ? "dh_dp" : "dh_dq");
   }
   double energy(const_vector_ref q, const_vector_ref p) {
     if (!pr_->callbacks.hamiltonian) throw std::invalid_argument("geomint: no hamiltonian callback was given");
     sunrealtype h = 0;
+    ++pr_->counts.hamiltonian;
     check(pr_->callbacks.hamiltonian(t_, aim(q_, q), aim(p_, p), &h, pr_->user_data), "hamiltonian");
     return h;
   }
   void constraint(const_vector_ref q, vector_ref out) {
+    ++pr_->counts.constraint;
     check(pr_->constraint(t_, aim(q_, q), aim(g_, out), pr_->user_data), "constraint");
   }
   /// Dense G from a dense SUNMatrix, or scattered from a CSR one (general H with a sparse G).
@@ -115,11 +127,14 @@ class callback_bridge {
     }
     Eigen::Map<Eigen::VectorXd>(g.valuePtr(), nnz) = Eigen::Map<const Eigen::VectorXd>(SM_DATA_S(a), nnz);
   }
-  void hessian(GeomintHessianFn fn, const char* name, const_vector_ref q, const_vector_ref p, matrix_ref out) {
+  void hessian(GeomintHessianFn fn, long& count, const char* name, const_vector_ref q, const_vector_ref p,
+               matrix_ref out) {
+    ++count;
     check(fn(t_, aim(q_, q), aim(p_, p), hessian_.get(), pr_->user_data), name);
     out = Eigen::Map<const Eigen::MatrixXd>(SM_DATA_D(hessian_.get()), pr_->n, pr_->n);
   }
   void constraint_hessian(const_vector_ref q, const_vector_ref lambda, matrix_ref out) {
+    ++pr_->counts.constraint_hessian;
     check(pr_->constraint_hessian(t_, aim(q_, q), aim(lambda_, lambda), hessian_.get(), pr_->user_data),
           "constraint Hessian");
     out = Eigen::Map<const Eigen::MatrixXd>(SM_DATA_D(hessian_.get()), pr_->n, pr_->n);
@@ -133,6 +148,7 @@ class callback_bridge {
   }
   SUNMatrix call_jacobian(const_vector_ref q) {
     SUNMatrix a = pr_->jacobian_matrix.get();
+    ++pr_->counts.constraint_jacobian;
     check(pr_->constraint_jacobian(t_, aim(q_, q), a, pr_->user_data), "constraint Jacobian");
     return a;
   }
@@ -211,23 +227,23 @@ class c_general_system : public c_system_common<Eigen::MatrixXd> {
   using c_system_common::c_system_common;
 
   void dh_dq(const_vector_ref q, const_vector_ref p, vector_ref out) const {
-    bridge_.gradient(pr_->callbacks.dh_dq, "dh_dq", q, p, out);
+    bridge_.gradient(false, q, p, out);
   }
   void dh_dp(const_vector_ref q, const_vector_ref p, vector_ref out) const {
-    bridge_.gradient(pr_->callbacks.dh_dp, "dh_dp", q, p, out);
+    bridge_.gradient(true, q, p, out);
   }
   void h_qq(const_vector_ref q, const_vector_ref p, matrix_ref out) const {
-    if (pr_->h_qq) return bridge_.hessian(pr_->h_qq, "h_qq", q, p, out);
+    if (pr_->h_qq) return bridge_.hessian(pr_->h_qq, pr_->counts.h_qq, "h_qq", q, p, out);
     geomint::detail::forward_difference_jacobian(
         [&](const Eigen::VectorXd& x, Eigen::VectorXd& f) { dh_dq(x, p, f); }, q, out, differences());
   }
   void h_qp(const_vector_ref q, const_vector_ref p, matrix_ref out) const {
-    if (pr_->h_qp) return bridge_.hessian(pr_->h_qp, "h_qp", q, p, out);
+    if (pr_->h_qp) return bridge_.hessian(pr_->h_qp, pr_->counts.h_qp, "h_qp", q, p, out);
     geomint::detail::forward_difference_jacobian(
         [&](const Eigen::VectorXd& x, Eigen::VectorXd& f) { dh_dq(q, x, f); }, p, out, differences());
   }
   void h_pp(const_vector_ref q, const_vector_ref p, matrix_ref out) const {
-    if (pr_->h_pp) return bridge_.hessian(pr_->h_pp, "h_pp", q, p, out);
+    if (pr_->h_pp) return bridge_.hessian(pr_->h_pp, pr_->counts.h_pp, "h_pp", q, p, out);
     geomint::detail::forward_difference_jacobian(
         [&](const Eigen::VectorXd& x, Eigen::VectorXd& f) { dh_dp(q, x, f); }, p, out, differences());
   }
@@ -243,12 +259,13 @@ class c_separable_system : public c_system_common<Jacobian> {
 
   const diagonal_mass<dynamic>& mass() const { return mass_; }
   void potential_gradient(const_vector_ref q, vector_ref out) const {
-    this->bridge_.gradient(this->pr_->callbacks.dh_dq, "dh_dq", q, this->bridge_.zero(), out);
+    this->bridge_.gradient(false, q, this->bridge_.zero(), out);
   }
   void dh_dq(const_vector_ref q, const_vector_ref, vector_ref out) const { potential_gradient(q, out); }
   void dh_dp(const_vector_ref, const_vector_ref p, vector_ref out) const { mass_.apply_inverse(p, out); }
   void h_qq(const_vector_ref q, const_vector_ref p, matrix_ref out) const {
-    if (this->pr_->h_qq) return this->bridge_.hessian(this->pr_->h_qq, "h_qq", q, this->bridge_.zero(), out);
+    if (this->pr_->h_qq)
+      return this->bridge_.hessian(this->pr_->h_qq, this->pr_->counts.h_qq, "h_qq", q, this->bridge_.zero(), out);
     geomint::detail::forward_difference_jacobian(
         [&](const Eigen::VectorXd& x, Eigen::VectorXd& f) { dh_dq(x, p, f); }, q, out, this->differences());
   }

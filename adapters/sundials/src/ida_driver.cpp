@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <ctime>
 #include <memory>
@@ -85,6 +86,45 @@ std::pair<sunindextype, sunindextype> bandwidths(const Eigen::SparseMatrix<doubl
       lower = std::max<sunindextype>(lower, it.row() - j);
     }
   return {upper, lower};
+}
+
+void read_statistics(void* m, ida_statistics& st) {
+  IDAGetNumSteps(m, &st.steps);
+  IDAGetNumResEvals(m, &st.residual_evaluations);
+  IDAGetNumJacEvals(m, &st.jacobian_evaluations);
+  IDAGetNumLinSolvSetups(m, &st.linear_setups);
+  IDAGetNumNonlinSolvIters(m, &st.nonlinear_iterations);
+  IDAGetNumErrTestFails(m, &st.error_test_failures);
+  IDAGetNumNonlinSolvConvFails(m, &st.convergence_failures);
+  IDAGetNumStepSolveFails(m, &st.step_solve_failures);
+  IDAGetNumBacktrackOps(m, &st.backtrack_operations);
+  IDAGetNumLinResEvals(m, &st.linear_residual_evaluations);
+  IDAGetNumPrecEvals(m, &st.preconditioner_evaluations);
+  IDAGetNumPrecSolves(m, &st.preconditioner_solves);
+  IDAGetNumLinIters(m, &st.linear_iterations);
+  IDAGetNumLinConvFails(m, &st.linear_convergence_failures);
+  IDAGetNumJTSetupEvals(m, &st.jacobian_times_setups);
+  IDAGetNumJtimesEvals(m, &st.jacobian_times_evaluations);
+  IDAGetNumGEvals(m, &st.root_evaluations);
+  IDAGetLastOrder(m, &st.last_order);
+  IDAGetCurrentOrder(m, &st.current_order);
+  IDAGetActualInitStep(m, &st.initial_step);
+  IDAGetLastStep(m, &st.last_step);
+  IDAGetCurrentStep(m, &st.current_step);
+  IDAGetCurrentTime(m, &st.current_time);
+}
+
+/// IDAPrintAllStats' table, captured in memory.
+std::string all_stats_table(void* m) {
+  char* buffer = nullptr;
+  std::size_t size = 0;
+  std::FILE* out = open_memstream(&buffer, &size);
+  if (!out) return "";
+  IDAPrintAllStats(m, out, SUN_OUTPUTFORMAT_TABLE);
+  std::fclose(out);
+  std::string table(buffer, size);
+  std::free(buffer);
+  return table;
 }
 
 }  // namespace
@@ -174,14 +214,8 @@ ida_result run_ida(dae_model& model, double t0, const ida_options& options) {
     model.extract(N_VGetArrayPointer(y.get()), s.q, s.p, s.lambda);
     result.samples.push_back(std::move(s));
   }
-  ida_statistics& st = result.statistics;
-  IDAGetNumSteps(m, &st.steps);
-  IDAGetNumResEvals(m, &st.residual_evaluations);
-  IDAGetNumJacEvals(m, &st.jacobian_evaluations);
-  IDAGetNumLinSolvSetups(m, &st.linear_setups);
-  IDAGetNumNonlinSolvIters(m, &st.nonlinear_iterations);
-  IDAGetNumErrTestFails(m, &st.error_test_failures);
-  IDAGetNumNonlinSolvConvFails(m, &st.convergence_failures);
+  read_statistics(m, result.statistics);
+  result.all_stats = all_stats_table(m);
   return finish(flag);
 }
 

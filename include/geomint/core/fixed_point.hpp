@@ -4,7 +4,8 @@
 //   converged   the scaled change is ≤ tolerance; or it stopped shrinking (θ ≥ 0.5) at
 //               ≤ stall_factor × tolerance; or it stopped shrinking altogether (θ ≥ 1) below
 //               roundoff_floor after contracting by 10⁴ (round-off of an expensive map);
-//   diverged    the change exceeds 10³, or grows (θ > 1) from the third iteration on;
+//   diverged    the change exceeds 10³, or grows (θ > 1) three iterations in a row (a map
+//               that contracts only in some norm — Moser–Veselov's two blocks — may grow once);
 //   non-finite  the map produced a NaN or Inf (step_error non_finite_value);
 //   otherwise   max_iterations.
 #pragma once
@@ -36,6 +37,7 @@ fixed_point_report fixed_point_solve(Problem& problem, Z& z, Z& next, const newt
   ++stats.solves;
   constexpr double inf = std::numeric_limits<double>::infinity();
   double previous = inf, first = inf, change = inf;
+  int growing_in_a_row = 0;
   for (int k = 1; k <= opt.max_iterations; ++k) {
     problem.map(z, next);
     ++stats.iterations;
@@ -45,10 +47,11 @@ fixed_point_report fixed_point_solve(Problem& problem, Z& z, Z& next, const newt
       fail(failure_reason::non_finite_value, k, change, "an iterate is not finite");
     if (first == inf) first = change;
     if (change <= opt.tolerance) return {k, change};
-    const bool stalled = change >= 0.5 * previous, growing = change > previous;
+    const bool stalled = change >= 0.5 * previous;
+    growing_in_a_row = change > previous ? growing_in_a_row + 1 : 0;
     if (stalled && change <= opt.stall_factor * opt.tolerance) return {k, change};
     if (change >= previous && change <= opt.roundoff_floor && change <= 1e-4 * first) return {k, change};
-    if (change > 1e3 || (k >= 3 && growing))
+    if (change > 1e3 || growing_in_a_row >= 3)
       fail(failure_reason::newton_diverged, k, change,
            "the fixed-point iteration diverges: the step is too large for it");
     previous = change;

@@ -1,4 +1,4 @@
-// Newton iteration for implicit stage equations (DESIGN.md §4).
+// Newton iteration for implicit stage equations.
 //
 // Simplified Newton with a frozen, factorized Jacobian: the factorization is reused across
 // iterations and, while the iteration contracts fast, across steps. When the contraction

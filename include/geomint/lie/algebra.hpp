@@ -1,7 +1,7 @@
 // Lie algebras for Lie–Poisson systems: the algebra concept, the sign convention, and the
 // operations every algebra shares (dexp, dexp⁻¹, structure constants, free functions).
 //
-// SIGN CONVENTION (DESIGN.md §4; Engø–Faltinsen 1999, eq. (2.3) and Lemma 2)
+// SIGN CONVENTION (Engø–Faltinsen 1999, eq. (2.3) and Lemma 2)
 //   A Lie–Poisson system on g* reads  ẏ = J(y)∇H(y),  J(y)_ij = Σ_k C_ij^k y_k,
 //   where bracket(f_i, f_j) = Σ_k C_ij^k f_k are the structure constants of the algebra's
 //   coordinates. Then J(y)σ = −ad*_σ y (Lemma 2), so ẏ = −ad*_{∇H(y)} y, and the flow is
@@ -13,6 +13,15 @@
 //   Hamiltonian gives the body-frame equations: the free rigid body reads ẏ = y × I⁻¹y.
 //   In hat form the adjoint action is conjugation by g⁻¹: hat(Ad_g ξ) = g⁻¹ hat(ξ) g, so that
 //   Ad_{exp(σ)} = exp(ad_σ) with exp(σ) = e^{hat(σ)}.
+//   The coadjoint action is the one that keeps the pairing:
+//       ⟨coadjoint(g, y), Ad_g ξ⟩ = ⟨y, ξ⟩ for every ξ,  i.e.  coadjoint(g, y) = (Ad_g)⁻ᵀ y.
+//   Worked example, sl(2, ℝ) with the matrix basis h = diag(1, −1), e = [[0, 1], [0, 0]],
+//   f = [[0, 0], [1, 0]] (so bracket(h, e) = −2e, bracket(h, f) = 2f, bracket(e, f) = −h) and
+//   g = exp(t h) = diag(eᵗ, e⁻ᵗ): Ad_g h = h, Ad_g e = e^{−2t} e, Ad_g f = e^{2t} f, hence
+//       coadjoint(g, (a, b, c)) = (a, e^{2t} b, e^{−2t} c)
+//   in the dual basis (tests/lie/test_algebras.cpp checks it). The other side of the inverse
+//   would give (a, e^{−2t} b, e^{2t} c); in a compact algebra both read as rotations, which is
+//   why the non-compact example is the one to check a new algebra against.
 //
 // THE ALGEBRA CONCEPT (so3, se3, so_n<N>, su_n<N>, structure_constants<D>)
 //   static constexpr int dimension;            // d (compile time; geomint::dynamic allowed)
@@ -21,6 +30,7 @@
 //   using matrix_type, group_type;             // the realization hat(g) and the group elements
 //   static constexpr bool has_cayley;          // the group is quadratic: cay(g) ⊂ G
 //   static constexpr int casimir_count;
+//   static const char* name();                 // for messages ("so3", "su_n", ...)
 //   int dim() const;
 //   vector_type   bracket(u, v) const;         // [u, v]
 //   operator_type ad(u) const;                 // v ↦ [u, v]
@@ -31,7 +41,7 @@
 //   group_type    exp(σ) const;                // e^{hat σ}, closed forms where they exist
 //   group_type    cayley(σ) const;             // (1 − hat σ/2)⁻¹(1 + hat σ/2), if has_cayley
 //   operator_type adjoint(g) const;            // Ad_g
-//   vector_type   coadjoint(g, y) const;       // Ad*_{g⁻¹} y = Ad_gᵀ⁻¹ y: the coadjoint action
+//   vector_type   coadjoint(g, y) const;       // (Ad_g)⁻ᵀ y = Ad*_{g⁻¹} y: the coadjoint action (above)
 //   vector_type   exp_coadjoint(σ, y) const;   // coadjoint(exp(σ), y) = exp(−ad*_σ) y  (4.22)
 //   vector_type   cayley_coadjoint(σ, y) const;// coadjoint(cayley(σ), y)               (4.23)
 //   vector_type   dcay_inv(σ, v, q) const;     // dcay⁻¹_σ v truncated to degree q in σ (§4.2)
@@ -48,6 +58,8 @@
 #include <string>
 #include <type_traits>
 #include <utility>
+
+#include <Eigen/Geometry>  // cross products and rotations, which 3-D algebras (so3, se3, a user's) use
 
 #include "geomint/core/types.hpp"
 

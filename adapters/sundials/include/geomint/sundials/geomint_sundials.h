@@ -1,15 +1,17 @@
 /* geomint's geometric steppers as a SUNDIALS-style module over serial N_Vectors (C and C++).
+ * The full reference, with a table of IDA functions and their equivalents, is docs/sundials.md.
  *
  * Lifecycle, as IDA's:
  *   mem = GeomintCreate(sunctx, GEOMINT_CONSTRAINED_LOBATTO_4_3);
  *   GeomintInit(mem, &callbacks, t0, q0, p0);
  *   GeomintSet*(mem, ...);              user data, constraints, mass, Hessians, fixed step, ...
- *   GeomintEvolve(mem, tout, q, p, &tret);
- *   GeomintGet*(mem, ...);              steps, Newton iterations, constraint residual, errors
+ *   GeomintCalcIC(mem, GEOMINT_CALCIC_Q_P);     optional: project (q0, p0) onto the manifold
+ *   GeomintEvolve(mem, tout, q, p, &tret, GEOMINT_NORMAL);
+ *   GeomintGet*(mem, ...);              state, multipliers, statistics, errors
  *   GeomintFree(&mem);
  *
  * The problem is a constrained Hamiltonian system (geomint's constrained_system.hpp):
- *   q̇ = ∂H/∂p,   ṗ = −∂H/∂q − G(q)ᵀλ,   0 = g(q),   G = ∂g/∂q,
+ *   q' = dH/dp,   p' = -dH/dq - G(q)^T lambda,   0 = g(q),   G = dg/dq,
  * given by callbacks on serial N_Vectors. geomint views their data with Eigen::Map and runs
  * its C++ steppers; results are bit for bit those of the C++ steppers on the same system.
  *
@@ -20,15 +22,19 @@
  * being taken (the Hamiltonian and constraints themselves are autonomous).
  *
  * Every function returns a flag: GEOMINT_SUCCESS (0), > 0 recoverable, < 0 fatal; names by
- * GeomintGetReturnFlagName, details by GeomintGetLastErrorMessage. Nothing aborts.
+ * GeomintGetReturnFlagName. A failing call records its flag and an ASCII message in the memory
+ * block (GeomintGetLastFlag, GeomintGetLastErrorMessage), where they stay until another call on
+ * the block fails, and passes them to the error handler if one is set. Nothing aborts.
  */
 #ifndef GEOMINT_SUNDIALS_H
 #define GEOMINT_SUNDIALS_H
 
+#include <stdio.h>
 #include <sundials/sundials_context.h>
 #include <sundials/sundials_linearsolver.h>
 #include <sundials/sundials_matrix.h>
 #include <sundials/sundials_nvector.h>
+#include <sundials/sundials_types.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -43,16 +49,24 @@ extern "C" {
 /* < 0, fatal */
 #define GEOMINT_MEM_NULL -1            /* mem is NULL                                           */
 #define GEOMINT_ILL_INPUT -2           /* an argument is invalid (see the last error message)   */
-#define GEOMINT_BAD_METHOD -3          /* unknown method id                                     */
+#define GEOMINT_BAD_METHOD -3          /* method id not accepted by this lifecycle              */
 #define GEOMINT_NO_MALLOC -4           /* GeomintInit has not been called                       */
 #define GEOMINT_MEM_FAIL -5            /* out of memory                                         */
-#define GEOMINT_INCONSISTENT_STATE -6  /* the state is off the manifold g = 0, G ∂H/∂p = 0      */
+#define GEOMINT_INCONSISTENT_STATE -6  /* the state is off the manifold g = 0, G dH/dp = 0      */
 #define GEOMINT_CALLBACK_FAIL -7       /* a user callback returned < 0                          */
-#define GEOMINT_SINGULAR_JACOBIAN -8   /* G ∂²H/∂p² Gᵀ or the stage Jacobian is singular        */
+#define GEOMINT_SINGULAR_JACOBIAN -8   /* G d2H/dp2 G^T or the stage Jacobian is singular       */
 #define GEOMINT_LSETUP_FAIL -9         /* the SUNLinearSolver setup failed unrecoverably        */
 #define GEOMINT_LSOLVE_FAIL -10        /* the SUNLinearSolver solve failed                      */
 #define GEOMINT_IDA_FAIL -11           /* the IDA reference failed (IDA's flag in the stats)    */
 #define GEOMINT_UNRECOGNIZED_ERROR -99
+
+/* ---- Solve modes: the itask argument of GeomintEvolve and GeomintLieEvolve (IDA's itask) ---- */
+#define GEOMINT_NORMAL 1   /* steps of h up to tout, the last one shortened to land on tout     */
+#define GEOMINT_ONE_STEP 2 /* one step of h toward tout (shortened if it would pass tout)       */
+
+/* ---- GeomintCalcIC: what to project -------------------------------------------------------- */
+#define GEOMINT_CALCIC_Q_P 1 /* q onto g(q) = 0 (Gauss-Newton), then p onto G(q) dH/dp = 0       */
+#define GEOMINT_CALCIC_P 2   /* p onto G(q) dH/dp = 0; q kept (it must satisfy g(q) = 0 already) */
 
 /* ---- Method ids: family_name_order_stages (family_name_order where stages do not apply) ----
  * 100-199 constrained family, 300-399 variational family: the constrained lifecycle below.
@@ -82,81 +96,143 @@ typedef enum {
 } GeomintMethodID;
 
 /* ---- Callbacks ---------------------------------------------------------------------------- */
-/* out = ∂H/∂q or ∂H/∂p at (q, p); all vectors of length n. */
+/* out = dH/dq or dH/dp at (q, p); all vectors of length n. */
 typedef int (*GeomintGradientFn)(sunrealtype t, N_Vector q, N_Vector p, N_Vector out, void* user_data);
 /* *energy = H(q, p). */
 typedef int (*GeomintEnergyFn)(sunrealtype t, N_Vector q, N_Vector p, sunrealtype* energy, void* user_data);
 /* g = g(q), length m. */
 typedef int (*GeomintConstraintFn)(sunrealtype t, N_Vector q, N_Vector g, void* user_data);
-/* G = ∂g/∂q (m × n) into the matrix given to GeomintSetConstraints (dense or CSR sparse). */
+/* G = dg/dq (m x n) into the matrix given to GeomintSetConstraints (dense or CSR sparse). */
 typedef int (*GeomintConstraintJacFn)(sunrealtype t, N_Vector q, SUNMatrix G, void* user_data);
-/* H = ∂²H/∂q², ∂²H/∂q∂p ((i, j) = ∂²H/∂q_i∂p_j) or ∂²H/∂p² into a dense n × n SUNMatrix. */
+/* H = d2H/dq2, d2H/dqdp ((i, j) = d2H/dq_i dp_j) or d2H/dp2 into a dense n x n SUNMatrix. */
 typedef int (*GeomintHessianFn)(sunrealtype t, N_Vector q, N_Vector p, SUNMatrix H, void* user_data);
-/* H = Σ_k λ_k ∇²g_k(q) into a dense n × n SUNMatrix. */
+/* H = sum_k lambda_k Hess g_k(q) into a dense n x n SUNMatrix. */
 typedef int (*GeomintConstraintHessianFn)(sunrealtype t, N_Vector q, N_Vector lambda, SUNMatrix H, void* user_data);
 
 typedef struct GeomintCallbacks {
-  GeomintGradientFn dh_dq;     /* required: ∂H/∂q. For a separable H (GeomintSetMass): ∇V(q),
+  GeomintGradientFn dh_dq;     /* required: dH/dq. For a separable H (GeomintSetMass): grad V(q),
                                   called with p = 0                                          */
-  GeomintGradientFn dh_dp;     /* ∂H/∂p; required unless H is separable (then not called)     */
+  GeomintGradientFn dh_dp;     /* dH/dp; required unless H is separable (then not called)     */
   GeomintEnergyFn hamiltonian; /* optional: H(q, p), for GeomintGetEnergy only                */
 } GeomintCallbacks;
 
+/* Called by every failing call on a memory block, after its flag and message are recorded:
+ * error_code = the flag, module = "GEOMINT" or "GEOMINT_LIE", function = the failing function's
+ * name, msg = the message (ASCII), eh_data as given. The signature of IDAErrHandlerFn. */
+typedef void (*GeomintErrHandlerFn)(int error_code, const char* module, const char* function, char* msg,
+                                    void* eh_data);
+
 /* ---- Lifecycle ------------------------------------------------------------------------------ */
-/* NULL if sunctx is NULL, the method id is unknown (GeomintGetMethodName(id) == NULL) or
- * memory is exhausted. */
+/* Returns NULL only if sunctx is NULL or memory is exhausted (as IDACreate). A method id this
+ * lifecycle does not accept (unknown, or a Lie-Poisson id) is recorded in the block:
+ * GeomintGetLastFlag reports GEOMINT_BAD_METHOD at once, GeomintInit refuses with the same flag
+ * until GeomintSetMethod sets an accepted id. */
 void* GeomintCreate(SUNContext sunctx, int method);
-/* q0, p0: serial N_Vectors of equal length n > 0 (copied). Discards any earlier problem. */
+/* q0, p0: serial N_Vectors of equal length n > 0, finite (copied). Discards any earlier problem
+ * and resets the statistics. The consistency of (q0, p0) with the constraints is checked as soon
+ * as they are attached (GeomintSetConstraints, or GeomintSetMass when the constraints came
+ * first): those calls then return GEOMINT_INCONSISTENT_STATE, with the setting taken, so that
+ * GeomintCalcIC can project the state. Set the user data before: the check calls the callbacks. */
 int GeomintInit(void* mem, const GeomintCallbacks* callbacks, sunrealtype t0, N_Vector q0, N_Vector p0);
-/* Restarts from (t0, q0, p0) keeping the problem and settings. */
+/* Restarts from (t0, q0, p0) keeping the problem, settings and statistics, and checks the state
+ * at once: GEOMINT_INCONSISTENT_STATE if it is off the manifold (the state is taken all the
+ * same; GeomintCalcIC projects it, GeomintEvolve refuses it). */
 int GeomintReInit(void* mem, sunrealtype t0, N_Vector q0, N_Vector p0);
+/* Projects the current state onto the manifold (as IDACalcIC computes consistent initial
+ * values): which = GEOMINT_CALCIC_Q_P or GEOMINT_CALCIC_P. The projected state becomes the
+ * current state and the IDA reference's start. GEOMINT_INCONSISTENT_STATE if q is off g = 0
+ * with GEOMINT_CALCIC_P; GEOMINT_SINGULAR_JACOBIAN or GEOMINT_NEWTON_FAIL if the projection
+ * fails (the state is then unchanged). */
+int GeomintCalcIC(void* mem, int which);
 void GeomintFree(void** mem);
 
-/* ---- Optional and problem settings (after GeomintInit) ------------------------------------- */
-int GeomintSetMethod(void* mem, int method);  /* switch method; the state is kept */
-int GeomintSetUserData(void* mem, void* user_data);
-/* Declares H = ½ pᵀM⁻¹p + V(q) with constant M = diag(mass), mass > 0: the stepper's separable
- * fast path (stage Newton matrix G M⁻¹ Gᵀ, m × m). */
+/* ---- Optional and problem settings (after GeomintInit unless said otherwise) ---------------- */
+int GeomintSetMethod(void* mem, int method);  /* also before Init; switch method, state kept */
+int GeomintSetUserData(void* mem, void* user_data);            /* also before Init */
+int GeomintSetErrHandlerFn(void* mem, GeomintErrHandlerFn ehfun, void* eh_data); /* also before
+                                                  Init; NULL: none (the default: nothing printed) */
+/* Declares H = 1/2 p^T M^-1 p + V(q) with constant M = diag(mass), mass > 0: the stepper's
+ * separable fast path (stage Newton matrix G M^-1 G^T, m x m). */
 int GeomintSetMass(void* mem, N_Vector mass);
-/* m = rows of G (an m × n dense SUNMatrix, or a CSR sparse one with G's pattern); G is cloned.
- * A sparse G needs a separable H. Without constraints the steppers are unconstrained. */
+/* m = rows of G (an m x n dense SUNMatrix, or a CSR sparse one with G's pattern); G is cloned.
+ * A sparse G needs a separable H. Without constraints the steppers are unconstrained.
+ * GeomintSetConstraints(mem, NULL, NULL, NULL) removes them. */
 int GeomintSetConstraints(void* mem, GeomintConstraintFn g, GeomintConstraintJacFn jac, SUNMatrix G);
 /* Optional second derivatives for Newton's matrices (NULL: forward differences). */
 int GeomintSetHessianFns(void* mem, GeomintHessianFn h_qq, GeomintHessianFn h_qp, GeomintHessianFn h_pp);
 int GeomintSetConstraintHessianFn(void* mem, GeomintConstraintHessianFn fn);
-int GeomintSetFixedStep(void* mem, sunrealtype h);           /* required, h > 0              */
-int GeomintSetStageTolerance(void* mem, sunrealtype tol);    /* default 10 ε (near round-off) */
-int GeomintSetMaxStageIters(void* mem, int maxiters);        /* default 50                    */
-int GeomintSetConsistencyTolerance(void* mem, sunrealtype tol); /* default 1e-10 (scaled)     */
+/* Required, also before Init: h != 0, finite. Its sign is the direction of integration. */
+int GeomintSetFixedStep(void* mem, sunrealtype h);
+int GeomintSetStageTolerance(void* mem, sunrealtype tol);    /* default 10 eps (near round-off) */
+int GeomintSetMaxStageIters(void* mem, int maxiters);        /* default 50                      */
+int GeomintSetConsistencyTolerance(void* mem, sunrealtype tol); /* default 1e-10 (scaled)       */
 /* A direct SUNLinearSolver (dense, band or KLU) with its SUNMatrix for the stage Newton
- * systems, of order GeomintGetLinearSystemSize: G M⁻¹ Gᵀ (m × m) for a separable H, the
- * stage Jacobian otherwise. Not owned; NULL restores geomint's Eigen factorizations. */
+ * systems of the constrained PRK methods (ids 100-105), of order GeomintGetLinearSystemSize:
+ * G M^-1 G^T (m x m) for a separable H, the stage Jacobian otherwise. Set method, mass and
+ * constraints first: a solver of another order, or one given to a method that takes none, is
+ * refused here (GEOMINT_ILL_INPUT; a later change of the problem that alters the order makes
+ * GeomintEvolve refuse it). Not owned; NULL restores geomint's Eigen factorizations. */
 int GeomintSetLinearSolver(void* mem, SUNLinearSolver LS, SUNMatrix A);
 
 /* ---- Integration ------------------------------------------------------------------------------ */
-/* Fixed steps h from the current time to tout (the last one shortened to land on tout; tout
- * before the current time steps backwards). On success q, p (serial, length n) hold the state
- * at *tret = tout. On failure the flag says why, *tret is the time of the last successful step
- * and q, p hold the state there: the failing step changed nothing. */
-int GeomintEvolve(void* mem, sunrealtype tout, N_Vector q, N_Vector p, sunrealtype* tret);
+/* Fixed steps h from the current time toward tout, times t_start + k h of the call's start:
+ * GEOMINT_NORMAL to tout (the last step shortened to land on it), GEOMINT_ONE_STEP one step (the
+ * step lands on tout if tout is within h). tout behind the current time in the direction of h
+ * is GEOMINT_ILL_INPUT (as IDASolve); tout equal to it takes no step. On success q, p (serial,
+ * length n) hold the state at *tret. On failure the flag says why, *tret is the time of the
+ * last successful step and q, p hold the state there: the failing step changed nothing. */
+int GeomintEvolve(void* mem, sunrealtype tout, N_Vector q, N_Vector p, sunrealtype* tret, int itask);
 
 /* ---- Outputs ---------------------------------------------------------------------------------- */
-int GeomintGetNumSteps(void* mem, long int* nsteps);
-int GeomintGetNumNewtonIters(void* mem, long int* niters);
-int GeomintGetNumJacEvals(void* mem, long int* njevals);    /* stage Jacobian factorizations  */
 int GeomintGetCurrentTime(void* mem, sunrealtype* t);
-/* Scaled residuals of g(q) = 0 and G(q) ∂H/∂p = 0 at the current state (consistency.hpp). */
+/* Copies the current state into q, p (serial, length n). */
+int GeomintGetCurrentState(void* mem, N_Vector q, N_Vector p);
+/* The multipliers of the index-2 (GGL) form, IDA's algebraic variables, consistent with the
+ * current state (serial, length m): lambda from d/dt [G dH/dp] = 0, the constraint force being
+ * -G^T lambda, and mu = (G G^T)^-1 G dH/dp, zero on the manifold up to round-off.
+ * GEOMINT_INCONSISTENT_STATE off the manifold (scaled residual > 1e-10). */
+int GeomintGetCurrentMultipliers(void* mem, N_Vector lambda, N_Vector mu);
+int GeomintGetLastStep(void* mem, sunrealtype* hlast);     /* 0 before the first step       */
+/* Scaled residuals of g(q) = 0 and G(q) dH/dp = 0 at the current state (consistency.hpp). */
 int GeomintGetConstraintResidual(void* mem, sunrealtype* position, sunrealtype* velocity);
 int GeomintGetEnergy(void* mem, sunrealtype* energy);       /* needs callbacks.hamiltonian    */
 int GeomintGetLinearSystemSize(void* mem, sunindextype* size);
+
+/* Statistics since GeomintInit (also before it: all 0). */
+int GeomintGetNumSteps(void* mem, long int* nsteps);
+int GeomintGetNumFailedSteps(void* mem, long int* nfails);  /* steps that failed, any reason  */
+int GeomintGetNumNewtonIters(void* mem, long int* niters);
+/* Steps that failed because a Newton iteration did not converge (GEOMINT_NEWTON_FAIL). */
+int GeomintGetNumNewtonConvFails(void* mem, long int* nfails);
+int GeomintGetNumJacEvals(void* mem, long int* njevals);    /* Newton Jacobian refreshes      */
+/* Factorizations and solves of the stage Newton systems (and, for a separable H, of
+ * G M^-1 G^T, which serves the momentum projection too) by the attached SUNLinearSolver or by
+ * Eigen: the constrained PRK methods (100-105); 0 for 106, 300, 301, which solve their own
+ * small systems (their Newton counters apply). */
+int GeomintGetNumLinSolvSetups(void* mem, long int* nsetups);
+int GeomintGetNumLinSolves(void* mem, long int* nsolves);
+/* Evaluations of each callback: by steps, diagnostics and the IDA reference alike. */
+int GeomintGetNumGradientEvals(void* mem, long int* n_dh_dq, long int* n_dh_dp);
+int GeomintGetNumEnergyEvals(void* mem, long int* nevals);
+int GeomintGetNumConstraintEvals(void* mem, long int* n_g, long int* n_jac);
+int GeomintGetNumHessianEvals(void* mem, long int* n_qq, long int* n_qp, long int* n_pp,
+                              long int* n_constraint);
+/* All of the above (and the time and step sizes) as IDAPrintAllStats prints IDA's: fmt =
+ * SUN_OUTPUTFORMAT_TABLE (one "name = value" line each) or SUN_OUTPUTFORMAT_CSV (one line); an
+ * int, so that any other value is a checked GEOMINT_ILL_INPUT (in C++ an out-of-range enum is
+ * undefined behaviour). */
+int GeomintPrintAllStats(void* mem, FILE* outfile, int fmt);
+
+/* The most recent failure on this block (GEOMINT_SUCCESS and "" if no call has failed). The
+ * message is valid until the next failing call. */
 int GeomintGetLastFlag(void* mem, int* flag);
-int GeomintGetLastErrorMessage(void* mem, const char** message); /* valid until the next call */
+int GeomintGetLastErrorMessage(void* mem, const char** message);
 const char* GeomintGetMethodName(int method);  /* e.g. "constrained_lobatto_4_3"; NULL if unknown */
 const char* GeomintGetReturnFlagName(int flag); /* e.g. "GEOMINT_NEWTON_FAIL"; static storage   */
 
 /* ---- IDA reference from the same callbacks ------------------------------------------------- */
-#define GEOMINT_IDA_GGL 0    /* stabilized index 2: g and G ∂H/∂p held at all times */
-#define GEOMINT_IDA_INDEX1 1 /* acceleration-level constraint: drifts off g = 0      */
+#define GEOMINT_IDA_GGL 0    /* stabilized index 2: g and G dH/dp held at all times */
+#define GEOMINT_IDA_INDEX1 1 /* acceleration-level constraint: drifts off g = 0     */
 #define GEOMINT_IDA_DENSE 0
 #define GEOMINT_IDA_BAND 1
 #define GEOMINT_IDA_KLU 2
@@ -169,28 +245,48 @@ typedef struct GeomintIDAOptions {
   long int max_steps;   /* per output interval, default 1e6 */
 } GeomintIDAOptions;
 
+/* Every counter and size IDAPrintAllStats reports, read with IDA's getters at the end of the
+ * run, in IDAPrintAllStats' order after the first seven. */
 typedef struct GeomintIDAStats {
   long int steps, residual_evals, jacobian_evals, linear_setups, nonlinear_iters,
       error_test_fails, convergence_fails;
   double cpu_seconds;
   int samples;   /* output times reached */
   int ida_flag;  /* IDA's return flag; its name is in the last error message on failure */
+  sunrealtype current_time;     /* IDAGetCurrentTime        */
+  long int step_solve_fails;    /* IDAGetNumStepSolveFails  */
+  sunrealtype initial_step;     /* IDAGetActualInitStep     */
+  sunrealtype last_step;        /* IDAGetLastStep           */
+  sunrealtype current_step;     /* IDAGetCurrentStep        */
+  int last_order;               /* IDAGetLastOrder          */
+  int current_order;            /* IDAGetCurrentOrder       */
+  long int backtrack_ops;       /* IDAGetNumBacktrackOps    */
+  long int ls_residual_evals;   /* IDAGetNumLinResEvals     */
+  long int prec_evals;          /* IDAGetNumPrecEvals       */
+  long int prec_solves;         /* IDAGetNumPrecSolves      */
+  long int linear_iters;        /* IDAGetNumLinIters        */
+  long int linear_conv_fails;   /* IDAGetNumLinConvFails    */
+  long int jtimes_setups;       /* IDAGetNumJTSetupEvals    */
+  long int jtimes_evals;        /* IDAGetNumJtimesEvals     */
+  long int root_evals;          /* IDAGetNumGEvals          */
 } GeomintIDAStats;
 
 void GeomintIDADefaultOptions(GeomintIDAOptions* options);
 /* Integrates the problem attached to mem with IDA from the initial state of GeomintInit /
- * GeomintReInit through times[0] < ... < times[ntimes-1], writing the states to q_out[i],
- * p_out[i]. Does not touch the stepper's state. GEOMINT_IDA_FAIL if IDA failed. */
+ * GeomintReInit / GeomintCalcIC through times[0] < ... < times[ntimes-1], writing the states to
+ * q_out[i], p_out[i]. Does not touch the stepper's state. GEOMINT_IDA_FAIL if IDA failed. */
 int GeomintSolveIDA(void* mem, const GeomintIDAOptions* options, int ntimes, const sunrealtype* times,
                     N_Vector* q_out, N_Vector* p_out, GeomintIDAStats* stats);
+/* Prints stats exactly as IDAPrintAllStats prints them for that IDA run (table or CSV). */
+int GeomintPrintIDAStats(const GeomintIDAStats* stats, FILE* outfile, int fmt);
 
 /* ---- Lie-Poisson systems: y in g*, dy/dt = J(y) grad H(y) = -ad*_{grad H(y)} y -----------------
- * A lifecycle of its own, in the same style and with the same flags:
+ * A lifecycle of its own, in the same style and with the same flags and conventions:
  *   mem = GeomintLieCreate(sunctx, GEOMINT_LIE_RKMK_RK4_EXP_4_4, GEOMINT_ALGEBRA_SO3);
  *   GeomintLieInit(mem, grad_h, hamiltonian, t0, y0);
  *   GeomintLieSet*(mem, ...);               user data, fixed step, stage tolerance, iteration limit
- *   GeomintLieEvolve(mem, tout, y, &tret);
- *   GeomintLieGet*(mem, ...);               steps, Newton iterations, Casimirs, energy, errors
+ *   GeomintLieEvolve(mem, tout, y, &tret, GEOMINT_NORMAL);
+ *   GeomintLieGet*(mem, ...);               state, statistics, Casimirs, energy, errors
  *   GeomintLieFree(&mem);
  * Coordinates of y (geomint/lie/so3.hpp, se3.hpp): so(3)*: the body angular momentum (3);
  * se(3)*: (u, v), u the angular and v the linear part (6; the heavy top: v the direction of
@@ -206,8 +302,9 @@ typedef int (*GeomintLieGradientFn)(sunrealtype t, N_Vector y, N_Vector grad, vo
 /* *energy = H(y). */
 typedef int (*GeomintLieEnergyFn)(sunrealtype t, N_Vector y, sunrealtype* energy, void* user_data);
 
-/* NULL if sunctx is NULL, the method is not a Lie-Poisson id, the algebra id is unknown, or
- * memory is exhausted. */
+/* NULL only if sunctx is NULL or memory is exhausted. A method that is not a Lie-Poisson id
+ * (GEOMINT_BAD_METHOD) or an unknown algebra id (GEOMINT_ILL_INPUT) is recorded in the block and
+ * refused by GeomintLieInit. */
 void* GeomintLieCreate(SUNContext sunctx, int method, int algebra);
 /* grad_h is required; hamiltonian is required by the discrete-gradient methods (they evaluate
  * H), optional otherwise (GeomintLieGetEnergy). y0: serial, length = the algebra's dimension. */
@@ -216,18 +313,25 @@ int GeomintLieReInit(void* mem, sunrealtype t0, N_Vector y0);
 void GeomintLieFree(void** mem);
 
 int GeomintLieSetUserData(void* mem, void* user_data);
-int GeomintLieSetFixedStep(void* mem, sunrealtype h);          /* required, h > 0                  */
+int GeomintLieSetErrHandlerFn(void* mem, GeomintErrHandlerFn ehfun, void* eh_data);
+int GeomintLieSetFixedStep(void* mem, sunrealtype h);  /* required, h != 0; its sign: direction */
 /* Newton tolerance of the implicit methods (default: the method's own, 1 to 16 ulps). */
 int GeomintLieSetStageTolerance(void* mem, sunrealtype tol);
 int GeomintLieSetMaxStageIters(void* mem, int maxiters);       /* default 50                       */
 
-/* As GeomintEvolve: fixed steps to tout; on failure *tret and y are where the last successful
- * step left them. */
-int GeomintLieEvolve(void* mem, sunrealtype tout, N_Vector y, sunrealtype* tret);
+/* As GeomintEvolve: fixed steps toward tout (itask GEOMINT_NORMAL or GEOMINT_ONE_STEP); on
+ * failure *tret and y are where the last successful step left them. */
+int GeomintLieEvolve(void* mem, sunrealtype tout, N_Vector y, sunrealtype* tret, int itask);
 
-int GeomintLieGetNumSteps(void* mem, long int* nsteps);
-int GeomintLieGetNumNewtonIters(void* mem, long int* niters);
 int GeomintLieGetCurrentTime(void* mem, sunrealtype* t);
+int GeomintLieGetCurrentState(void* mem, N_Vector y);
+int GeomintLieGetLastStep(void* mem, sunrealtype* hlast);
+int GeomintLieGetNumSteps(void* mem, long int* nsteps);
+int GeomintLieGetNumFailedSteps(void* mem, long int* nfails);
+int GeomintLieGetNumNewtonIters(void* mem, long int* niters);
+int GeomintLieGetNumNewtonConvFails(void* mem, long int* nfails);
+int GeomintLieGetNumEvals(void* mem, long int* n_grad, long int* n_energy); /* callbacks */
+int GeomintLiePrintAllStats(void* mem, FILE* outfile, int fmt);
 int GeomintLieGetNumCasimirs(void* mem, int* count);
 /* The algebra's Casimirs at the current state into casimirs[0 .. count-1]. */
 int GeomintLieGetCasimirs(void* mem, sunrealtype* casimirs);

@@ -68,7 +68,7 @@ struct ida_sample {
   Eigen::VectorXd lambda;  ///< λ (the constraint forces)
 };
 
-/// IDA's counters (IDAGet*) at the end of the run.
+/// IDA's counters and sizes (IDAGet*) at the end of the run: all that IDAPrintAllStats reports.
 struct ida_statistics {
   long steps = 0;
   long residual_evaluations = 0;
@@ -77,6 +77,21 @@ struct ida_statistics {
   long nonlinear_iterations = 0;
   long error_test_failures = 0;
   long convergence_failures = 0;
+  long step_solve_failures = 0;           ///< IDAGetNumStepSolveFails
+  long backtrack_operations = 0;          ///< IDAGetNumBacktrackOps (IDACalcIC, not used here)
+  long linear_residual_evaluations = 0;   ///< IDAGetNumLinResEvals
+  long preconditioner_evaluations = 0;    ///< IDAGetNumPrecEvals
+  long preconditioner_solves = 0;         ///< IDAGetNumPrecSolves
+  long linear_iterations = 0;             ///< IDAGetNumLinIters
+  long linear_convergence_failures = 0;   ///< IDAGetNumLinConvFails
+  long jacobian_times_setups = 0;         ///< IDAGetNumJTSetupEvals
+  long jacobian_times_evaluations = 0;    ///< IDAGetNumJtimesEvals
+  long root_evaluations = 0;              ///< IDAGetNumGEvals
+  int last_order = 0, current_order = 0;  ///< IDAGetLastOrder, IDAGetCurrentOrder
+  double initial_step = 0;                ///< IDAGetActualInitStep
+  double last_step = 0;                   ///< IDAGetLastStep
+  double current_step = 0;                ///< IDAGetCurrentStep
+  double current_time = 0;                ///< IDAGetCurrentTime
 };
 
 struct ida_result {
@@ -86,6 +101,7 @@ struct ida_result {
   int flag = 0;            ///< IDA's last return flag (0 = IDA_SUCCESS)
   std::string flag_name;   ///< IDAGetReturnFlagName(flag), e.g. "IDA_CONV_FAIL"
   std::string message;     ///< IDA's (or the model's) error message on failure
+  std::string all_stats;   ///< IDAPrintAllStats' table for the run (empty if IDA was not set up)
   bool ok() const { return flag >= 0; }
 };
 

@@ -1,0 +1,211 @@
+// dense_output<Stepper>: Boost.Odeint's dense-output stepper concept, the same grid states as a
+// plain fixed-step loop, and the order of the continuous extensions; events (events.hpp).
+#define BOOST_TEST_MODULE dense_output
+#include <boost/test/unit_test.hpp>
+
+#include <utility>  // before odeint
+#include <boost/numeric/odeint/integrate/integrate_adaptive.hpp>
+#include <boost/numeric/odeint/integrate/integrate_const.hpp>
+#include <boost/numeric/odeint/integrate/integrate_times.hpp>
+#include <random>
+#include <vector>
+
+#include "geomint/compose/composition.hpp"
+#include "geomint/constrained/lobatto_iiia_iiib.hpp"
+#include "geomint/constrained/rattle.hpp"
+#include "geomint/constrained/reich_symmetric.hpp"
+#include "geomint/dense_output.hpp"
+#include "geomint/diagnostics/allocation_counter.hpp"
+#include "geomint/diagnostics/count_allocations.hpp"
+#include "geomint/diagnostics/observed_order.hpp"
+#include "geomint/problems/double_spherical_pendulum.hpp"
+#include "geomint/problems/particle_on_ellipsoid.hpp"
+#include "geomint/problems/variable_mass_sphere.hpp"
+#include "geomint/riemannian/riemannian_leapfrog.hpp"
+#include "geomint/riemannian/riemannian_system.hpp"
+#include "geomint/system/consistency.hpp"
+
+using namespace geomint;
+namespace odeint = boost::numeric::odeint;
+using dsp = problems::double_spherical_pendulum;
+using dsp_state = dsp::state_type;
+
+namespace {
+
+bool same_bits(const dsp_state& a, const dsp_state& b) {
+  return (a.first.array() == b.first.array()).all() && (a.second.array() == b.second.array()).all();
+}
+
+/// The largest error of the interpolant in the middle of one step of h from a point of a
+/// reference trajectory, against the reference (a kahan_li8 composition of RATTLE with steps
+/// h/32): the local error of the method and of its extension.
+template <class Stepper, class System, class State>
+double local_interpolation_error(const System& sys, const State& x0, double h) {
+  dense_output<Stepper> dense;
+  dense.initialize(x0, 0.0, h);
+  dense.do_step(sys);
+  State mid = x0, ref = x0;
+  dense.calc_state(0.5 * h, mid);
+  composition<rattle<State>, kahan_li8> exact;
+  for (int k = 0; k < 16; ++k) exact.do_step(sys, ref, k * h / 32, h / 32);
+  return std::fmax((mid.first - ref.first).cwiseAbs().maxCoeff(), (mid.second - ref.second).cwiseAbs().maxCoeff());
+}
+
+template <class Stepper, class System, class State>
+double local_order(const System& sys, const State& x0, std::vector<double> steps) {
+  std::vector<double> errors;
+  for (double h : steps) errors.push_back(local_interpolation_error<Stepper>(sys, x0, h));
+  BOOST_TEST_MESSAGE("local interpolation errors " << errors.front() << " … " << errors.back());
+  return diagnostics::loglog_slope(steps, errors);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(models_odeints_dense_output_stepper) {
+  using dense = dense_output<rattle<dsp_state>>;
+  static_assert(std::is_same_v<dense::stepper_category, odeint::dense_output_stepper_tag>);
+  const dsp sys;
+  dense d;
+  d.initialize(sys.initial_state(), 1.0, 0.01);
+  BOOST_TEST(d.current_time() == 1.0);
+  const auto interval = d.do_step(sys);
+  BOOST_TEST(interval.first == 1.0);
+  BOOST_TEST(interval.second == 1.01);
+  BOOST_TEST(d.current_time_step() == 0.01);
+  dsp_state x;
+  d.calc_state(1.0, x);
+  BOOST_TEST((x.first - d.previous_state().first).cwiseAbs().maxCoeff() <= 1e-15);
+  d.calc_state(1.01, x);
+  BOOST_TEST((x.first - d.current_state().first).cwiseAbs().maxCoeff() <= 1e-15);
+  BOOST_CHECK_THROW(d.calc_state(1.5, x), std::invalid_argument);
+}
+
+// integrate_times at 1000 irregular times: the grid states are the plain loop's bit for bit.
+// (h = 2⁻⁷ makes every grid time exact, so odeint never shortens the last step to land on the
+// last output time 10.)
+BOOST_AUTO_TEST_CASE(integrate_times_keeps_the_fixed_step_sequence) {
+  const dsp sys;
+  const double h = 1.0 / 128;
+  std::mt19937 gen(7);
+  std::uniform_real_distribution<double> u(0.0, 10.0);
+  std::vector<double> times(1000);
+  for (double& t : times) t = u(gen);
+  std::sort(times.begin(), times.end());
+  times.front() = 0.0;
+  times.back() = 10.0;
+
+  dense_output<lobatto_iiia_iiib<3, dsp_state>> d;
+  dsp_state x = sys.initial_state();
+  std::vector<dsp_state> observed;
+  odeint::integrate_times(d, std::cref(sys), x, times.begin(), times.end(), h,
+                          [&](const dsp_state& s, double) { observed.push_back(s); });
+  BOOST_TEST(observed.size() == times.size());
+
+  BOOST_TEST(d.current_time() == 10.0);
+  lobatto_iiia_iiib<3, dsp_state> plain;
+  dsp_state y = sys.initial_state();
+  for (long k = 0; k < 1280; ++k) plain.do_step(sys, y, k * h, h);
+  BOOST_TEST(same_bits(y, d.current_state()), "the grid states differ from the plain loop's");
+
+  // Interpolated values against the plain loop's grid states bracketing them: the cubic/quintic
+  // extension is within the method's own error (~1e-9 at h = 0.01 for order 4) of the
+  // trajectory; check the constraint residual as a bound on their quality.
+  double worst = 0;
+  for (const dsp_state& s : observed) {
+    const constraint_residuals r = constraint_residuals_of(sys, s.first, s.second);
+    worst = std::fmax(worst, r.position);
+  }
+  BOOST_TEST_MESSAGE("largest position residual of interpolated states " << worst);
+  BOOST_TEST(worst <= 1e-8);
+}
+
+BOOST_AUTO_TEST_CASE(integrate_const_and_adaptive_observe_on_the_grid) {
+  const dsp sys;
+  dense_output<rattle<dsp_state>> d;
+  dsp_state x = sys.initial_state();
+  int observations = 0;
+  odeint::integrate_const(d, std::cref(sys), x, 0.0, 1.0, 0.05, [&](const dsp_state&, double) { ++observations; });
+  BOOST_TEST(observations == 21);
+  dense_output<rattle<dsp_state>> a;
+  dsp_state z = sys.initial_state();
+  odeint::integrate_adaptive(a, std::cref(sys), z, 0.0, 1.0, 0.01);
+  BOOST_TEST((z.first - x.first).cwiseAbs().maxCoeff() <= 1e-6);  // RATTLE at 0.01 vs 0.05 observations of 0.01 steps
+}
+
+// Local interpolation error in mid-step: the method's local error h^{p+1} and the extension's
+// (cubic h⁴ for order ≤ 3, quintic h⁶ above): slope ≥ min(p, 3) + 1 (measured ±0.3).
+BOOST_AUTO_TEST_CASE(interpolation_error_orders) {
+  const dsp sys;
+  const dsp_state x0 = sys.initial_state();
+  const std::vector<double> steps{0.08, 0.04, 0.02, 0.01};
+  const double rattle_order = local_order<rattle<dsp_state>>(sys, x0, steps);
+  const double lobatto3 = local_order<lobatto_iiia_iiib<3, dsp_state>>(sys, x0, steps);
+  const double reich = local_order<reich_symmetric<dsp_state>>(sys, x0, steps);
+  const double composed = local_order<composition<rattle<dsp_state>, kahan_li6>>(sys, x0, {0.16, 0.08, 0.04, 0.02});
+  BOOST_TEST_MESSAGE("local interpolation orders: rattle " << rattle_order << ", lobatto3 " << lobatto3 << ", reich "
+                                                            << reich << ", kahan_li6 " << composed);
+  BOOST_TEST(rattle_order >= 2.7);  // min(2, 3) + 1 = 3
+  BOOST_TEST(reich >= 2.7);
+  BOOST_TEST(lobatto3 >= 3.7);  // min(4, 3) + 1 = 4 (quintic: 5 = the method's local error)
+  BOOST_TEST(composed >= 3.7);
+
+  const problems::variable_mass_sphere vm;  // general H
+  const double general = local_order<lobatto_iiia_iiib<3, problems::variable_mass_sphere::state_type>>(
+      vm, vm.initial_state(), {0.16, 0.08, 0.04, 0.02});
+  BOOST_TEST_MESSAGE("lobatto3 on the variable-mass sphere: " << general);
+  BOOST_TEST(general >= 3.7);
+}
+
+// Interpolated states are off the manifold by O(h⁴) without projection, on it with.
+BOOST_AUTO_TEST_CASE(projection_puts_interpolated_states_on_the_manifold) {
+  const dsp sys;
+  dense_output<rattle<dsp_state>> d;
+  d.initialize(sys.initial_state(), 0.0, 0.05);
+  d.do_step(sys);
+  dsp_state x;
+  d.calc_state(0.025, x);
+  const constraint_residuals off = constraint_residuals_of(sys, x.first, x.second);
+  d.set_projection(true);
+  d.calc_state(0.025, x);
+  const constraint_residuals on = constraint_residuals_of(sys, x.first, x.second);
+  BOOST_TEST_MESSAGE("interpolated residuals without / with projection: " << off.position << " / " << on.position);
+  BOOST_TEST(off.position >= 1e-10);
+  BOOST_TEST(on.position <= 1e-14);
+  BOOST_TEST(on.velocity <= 1e-14);
+}
+
+// The fixed-step loop through dense_output allocates nothing per step, interpolating or not.
+BOOST_AUTO_TEST_CASE(no_allocation_per_step) {
+  const dsp sys;
+  dense_output<lobatto_iiia_iiib<3, dsp_state>> d;
+  d.initialize(sys.initial_state(), 0.0, 0.01);
+  dsp_state x;
+  d.do_step(sys);
+  d.calc_state(0.005, x);
+  const diagnostics::allocation_scope scope;
+  for (int k = 0; k < 100; ++k) {
+    d.do_step(sys);
+    d.calc_state(d.current_time() - 0.003, x);
+  }
+  BOOST_TEST(scope.count() == 0);
+}
+
+BOOST_AUTO_TEST_CASE(riemannian_leapfrog_extension) {
+  using state = problems::particle_on_ellipsoid::state_type;
+  const problems::particle_on_ellipsoid ellipsoid({1.0, 1.0, 0.8, 1.3, 1.0});
+  const auto sphere_system = on_space(ellipsoid, ellipsoid.space());
+  std::vector<double> steps{0.08, 0.04, 0.02, 0.01}, errors;
+  for (double h : steps) {
+    dense_output<riemannian_leapfrog<state>> d;
+    d.initialize(ellipsoid.initial_state(), 0.0, h);
+    d.do_step(sphere_system);
+    state mid, ref = ellipsoid.initial_state();
+    d.calc_state(0.5 * h, mid);
+    composition<rattle<state>, kahan_li8> exact;
+    for (int k = 0; k < 16; ++k) exact.do_step(ellipsoid, ref, k * h / 32, h / 32);
+    errors.push_back((mid.first - ref.first).cwiseAbs().maxCoeff());
+  }
+  const double order = diagnostics::loglog_slope(steps, errors);
+  BOOST_TEST_MESSAGE("Riemannian leapfrog local interpolation order " << order);
+  BOOST_TEST(order >= 2.7);
+}
