@@ -18,6 +18,7 @@
 
 #include "geomint/constrained/rattle.hpp"
 #include "geomint/ensemble/ensemble.hpp"
+#include "geomint/ensemble/events.hpp"
 #include "geomint/ensemble/table.hpp"
 #include "geomint/problems/spherical_pendulum.hpp"
 
@@ -289,7 +290,7 @@ BOOST_AUTO_TEST_CASE(records_round_trip_through_bytes) {
   a.final_state = {1.0, -0.0, 5e-324, std::nextafter(1.0, 2.0)};
   a.max_error = {HUGE_VAL, 1e-300};
   a.final_error = {};
-  a.crossings = {{0.25, {1, 2, 3}}, {0.75, {}}};
+  a.crossings = {{2, 0.25, {1, 2, 3}}, {-1, 0.75, {}}};
   ens::trajectory_record b;
   b.index = 7;
   std::vector<char> bytes;
@@ -371,4 +372,78 @@ BOOST_AUTO_TEST_CASE(bad_grids_and_thread_counts_are_rejected) {
                     std::invalid_argument);
   BOOST_CHECK_THROW(ens::run(geomint::rattle<state>(), 2, pendulum_of, grid, observer_for, ens::execution{0}),
                     std::invalid_argument);
+}
+
+// ---- events (ensemble/events.hpp): section points on the dense-output layer ---------------------
+namespace {
+/// The prototype locator: the bob crossing the plane x = 0 upwards in x (a Poincaré section).
+geomint::event_locator<state> section_events() {
+  geomint::event_locator<state> events;
+  events.add("x = 0 rising", [](double, const state& x) { return x.first(0); }, geomint::crossing::rising);
+  return events;
+}
+
+ens::run_result run_with_section(unsigned threads, std::uint64_t count) {
+  const auto events = section_events();
+  return ens::run_with_events(
+      geomint::rattle<state>(), count, pendulum_of, grid,
+      [](std::uint64_t, const spherical_pendulum& s) { return ens::constrained_invariants(s); },
+      [&events](std::uint64_t, const spherical_pendulum&) { return events; }, ens::execution{threads});
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(events_give_section_points_identical_for_1_2_and_4_threads_and_a_plain_loop) {
+  const std::uint64_t count = 12;
+  const auto one = run_with_section(1, count), two = run_with_section(2, count), four = run_with_section(4, count);
+  const auto without = run_pendulums(1, count);
+  std::size_t points = 0;
+  for (std::uint64_t i = 0; i < count; ++i) {
+    const auto& r = one.records[i];
+    require_same(two.records[i], r);
+    require_same(four.records[i], r);
+    // The grid is untouched: the same steps, states and errors as without events.
+    BOOST_TEST(r.final_state == without.records[i].final_state);
+    BOOST_TEST(r.max_error == without.records[i].max_error);
+    // The single-trajectory path: dense_output + event_locator in a plain loop.
+    const pendulum_member m = pendulum_of(i);
+    geomint::dense_output<geomint::rattle<state>> dense;
+    auto events = section_events();
+    dense.initialize(m.initial, grid.t0, grid.dt);
+    std::vector<ens::crossing> plain;
+    for (std::int64_t k = 0; k < grid.steps; ++k) {
+      dense.do_step(m.system);
+      for (const auto& hit : events.locate(dense)) {
+        ens::crossing c;
+        c.event = hit.index;
+        c.t = hit.t;
+        ens::pack_state(hit.state, c.state);
+        plain.push_back(c);
+      }
+    }
+    BOOST_TEST(r.crossings == plain);
+    for (const auto& c : r.crossings) {
+      BOOST_TEST(c.event == 0);
+      BOOST_TEST(std::fabs(c.state[0]) < 1e-9, c.state[0]);  // on the section (root of x on the interpolant)
+      BOOST_TEST(c.state[3] > 0.0);                            // rising: ẋ = p_x/m > 0
+    }
+    points += r.crossings.size();
+  }
+  BOOST_TEST(points > 0u, "the pendulums swing through x = 0 within 5 s");
+}
+
+BOOST_AUTO_TEST_CASE(a_stop_event_ends_its_trajectory_at_the_event) {
+  geomint::event_locator<state> events;
+  events.add("t = 1.234", [](double t, const state&) { return t - 1.234; }, geomint::crossing::rising,
+             geomint::event_action::stop);
+  const auto r = ens::run_with_events(
+      geomint::rattle<state>(), 3, pendulum_of, grid,
+      [](std::uint64_t, const spherical_pendulum& s) { return ens::constrained_invariants(s); },
+      [&events](std::uint64_t, const spherical_pendulum&) { return events; }, ens::execution{2});
+  for (const auto& rec : r.records) {
+    BOOST_TEST(static_cast<int>(rec.status) == static_cast<int>(ens::trajectory_status::ok));
+    BOOST_TEST(rec.steps == 124);  // the step from 1.23 to 1.24 holds the event
+    BOOST_TEST(rec.t_reached == 1.234, boost::test_tools::tolerance(1e-12));
+    BOOST_TEST_REQUIRE(rec.crossings.size() == 1u);
+    BOOST_TEST(rec.crossings[0].state == rec.final_state);
+  }
 }

@@ -10,6 +10,7 @@
 // member_of(i)'s system from its initial state over the grid (trajectory.hpp's integrate), its
 // observer observer_for(i, system) writing the record's error summary. member_of(i) comes from a
 // generator, a vector (from_vector) or a CSV file (table.hpp, then a lambda reading row i).
+// Events and section points: run_with_events (ensemble/events.hpp).
 //
 // member_of and observer_for are called on the worker threads, concurrently: they must build
 // trajectory i from i alone, reading shared data but writing none. Then every record depends on
@@ -31,6 +32,13 @@
 #include "geomint/system/consistency.hpp"
 
 namespace geomint::ensemble {
+
+namespace detail {
+inline void check_grid(const time_grid& grid) {
+  if (!(grid.dt != 0 && std::isfinite(grid.dt)) || !std::isfinite(grid.t0) || grid.steps < 0 || grid.every < 1)
+    throw std::invalid_argument("geomint::ensemble::run: the grid needs a finite dt != 0, steps >= 0 and every >= 1");
+}
+}  // namespace detail
 
 /// One trajectory's data: its system (parameters) and initial state.
 template <class System, class State>
@@ -69,8 +77,7 @@ auto constrained_invariants(const System& system) {
 template <class Stepper, class MemberOf, class ObserverFor, class Execution = execution, class HookFor = void*>
 run_result run(const Stepper& prototype, std::uint64_t count, MemberOf member_of, const time_grid& grid,
                ObserverFor observer_for, const Execution& exec = {}, HookFor hook_for = nullptr) {
-  if (!(grid.dt != 0 && std::isfinite(grid.dt)) || !std::isfinite(grid.t0) || grid.steps < 0 || grid.every < 1)
-    throw std::invalid_argument("geomint::ensemble::run: the grid needs a finite dt != 0, steps >= 0 and every >= 1");
+  detail::check_grid(grid);
   trajectory_work work = [&](std::uint64_t i, trajectory_record& record, const std::atomic<bool>& stop) {
     decltype(auto) m = member_of(i);
     using system_type = std::decay_t<decltype(m.system)>;

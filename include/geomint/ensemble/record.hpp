@@ -30,11 +30,13 @@ inline const char* to_string(trajectory_status s) {
   return "unknown";
 }
 
-/// A point where the trajectory crossed a section (an event): its time and packed state.
+/// A point where the trajectory crossed a section (an event): which event (its index in the
+/// event_locator, or what a step hook chose), its time and its packed state.
 struct crossing {
+  std::int32_t event = 0;
   double t = 0;
   std::vector<double> state;
-  bool operator==(const crossing& o) const { return t == o.t && state == o.state; }
+  bool operator==(const crossing& o) const { return event == o.event && t == o.t && state == o.state; }
 };
 
 struct trajectory_record {
@@ -119,6 +121,7 @@ inline void to_bytes(const trajectory_record& r, std::vector<char>& out) {
   detail::put_doubles(out, r.final_error);
   detail::put(out, static_cast<std::uint64_t>(r.crossings.size()));
   for (const crossing& c : r.crossings) {
+    detail::put(out, c.event);
     detail::put(out, c.t);
     detail::put_doubles(out, c.state);
   }
@@ -142,6 +145,7 @@ inline trajectory_record from_bytes(detail::byte_reader& in) {
   const auto n = in.get<std::uint64_t>();
   for (std::uint64_t i = 0; i < n; ++i) {
     crossing c;
+    c.event = in.get<std::int32_t>();
     c.t = in.get<double>();
     c.state = in.doubles();
     r.crossings.push_back(std::move(c));

@@ -9,7 +9,9 @@
 // good state; a stop request ends it as interrupted at the next step.
 //
 // A Trajectory has `step(t, dt)` (throws step_error and leaves its state as it was) and
-// `state()`; stepper_trajectory makes one from a stepper, a system and an initial state.
+// `state()`; stepper_trajectory makes one from a stepper, a system and an initial state, and
+// event_trajectory (ensemble/events.hpp) one that also locates events (Poincaré sections) on the
+// dense-output layer.
 #pragma once
 
 #include <time.h>
@@ -18,6 +20,8 @@
 #include <atomic>
 #include <cmath>
 #include <cstdint>
+#include <stdexcept>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -76,6 +80,27 @@ class stepper_trajectory {
   State x_;
 };
 
+/// A trajectory with events has events_found() (the events of its last step), stopped() and
+/// stop_time(): ensemble/events.hpp's event_trajectory.
+namespace detail {
+template <class T, class = void>
+struct has_events : std::false_type {};
+template <class T>
+struct has_events<T, std::void_t<decltype(std::declval<const T&>().events_found())>> : std::true_type {};
+}  // namespace detail
+
+/// Appends the events of trajectory's last step to record.crossings.
+template <class Trajectory>
+void record_events(const Trajectory& trajectory, trajectory_record& record) {
+  for (const auto& hit : trajectory.events_found()) {
+    crossing c;
+    c.event = hit.index;
+    c.t = hit.t;
+    pack_state(hit.state, c.state);
+    record.crossings.push_back(std::move(c));
+  }
+}
+
 /// The hook that sees nothing: the default. A hook is called after every successful step as
 /// hook(trajectory, t, record) — t the step's end time, trajectory.state() the state there — and
 /// may append to record.crossings. This is where an event locator (Poincaré sections) observes
@@ -125,7 +150,9 @@ invariant_observer<Values> make_invariant_observer(std::vector<bool> conserved, 
 /// Runs one trajectory over `grid` into `record` (whose index the caller has set): status ok,
 /// failed (step_error: its message in record.reason) or interrupted (stop became true: checked
 /// before every step). record.final_state is the last good state, t_reached its time, steps the
-/// successful steps; the observer has seen that state last. cpu_seconds is this thread's CPU time
+/// successful steps; the observer has seen that state last. A trajectory with events
+/// (ensemble/events.hpp) adds each step's events to record.crossings; a `stop` event ends it as ok
+/// at the event, whose (interpolated) state is then the final one and its time t_reached. cpu_seconds is this thread's CPU time
 /// for the whole trajectory, observer and hook included.
 template <class Trajectory, class Observer, class Hook = no_step_hook>
 void integrate(Trajectory& trajectory, const time_grid& grid, Observer&& observe, trajectory_record& record,
@@ -133,6 +160,7 @@ void integrate(Trajectory& trajectory, const time_grid& grid, Observer&& observe
   const double c0 = thread_cpu_seconds();
   observe(trajectory.state(), grid.time(0), record);
   std::int64_t k = 0, observed = 0, until_sample = grid.every;
+  double stopped_at = NAN;
   record.status = trajectory_status::ok;
   try {
     while (k < grid.steps) {
@@ -142,20 +170,29 @@ void integrate(Trajectory& trajectory, const time_grid& grid, Observer&& observe
       }
       trajectory.step(grid.time(k), grid.dt);
       ++k;
-      hook(trajectory, grid.time(k), record);  // sections (event location) plug in here
+      hook(trajectory, grid.time(k), record);  // a step hook may add crossings of its own
+      if constexpr (detail::has_events<Trajectory>::value) {
+        record_events(trajectory, record);
+        if (trajectory.stopped()) {  // a stop event: the trajectory ends there, ok
+          observe(trajectory.state(), trajectory.stop_time(), record);
+          observed = k;
+          stopped_at = trajectory.stop_time();
+          break;
+        }
+      }
       if (--until_sample == 0 || k == grid.steps) {
         observe(trajectory.state(), grid.time(k), record);
         observed = k;
         until_sample = grid.every;
       }
     }
-  } catch (const step_error& e) {
+  } catch (const std::exception& e) {  // step_error; an event function's domain_error (NaN)
     record.status = trajectory_status::failed;
     record.reason = e.what();
   }
   if (k > observed) observe(trajectory.state(), grid.time(k), record);  // the last good state
   record.steps = k;
-  record.t_reached = grid.time(k);
+  record.t_reached = std::isnan(stopped_at) ? grid.time(k) : stopped_at;
   pack_state(trajectory.state(), record.final_state);
   record.cpu_seconds = thread_cpu_seconds() - c0;
 }
