@@ -337,6 +337,7 @@ int list_command() {
 
 /// The method catalogue as a Markdown table (README.md's, between its methods markers).
 int list_markdown() {
+  using namespace geomint;  // the catalogue (geomint/catalogue.hpp) and its property bits
   auto conserved = [](unsigned c) {
     std::string s;
     const std::pair<unsigned, const char*> names[] = {
