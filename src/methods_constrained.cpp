@@ -23,7 +23,6 @@ const registration methods_constrained([] {
                runner_for<lobatto_iiia_iiib<3, state>, system>());
   });
 });
-});
 
 }  // namespace
 }  // namespace geomint::cli
