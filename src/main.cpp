@@ -4,8 +4,6 @@
 //
 // Exit codes: 0 success, 1 usage error, 2 an integration failed (geomint::step_error or a
 // reference solver's failure), 3 I/O error, 130 interrupted (SIGINT), 143 terminated (SIGTERM).
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
@@ -13,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <cstdint>
 #include <memory>
 #include <set>
 #include <string>
@@ -21,6 +20,8 @@
 #include <vector>
 
 #include "cli/driver.hpp"
+#include "cli/ensemble_command.hpp"
+#include "cli/output.hpp"
 #include "cli/plots.hpp"
 #include "cli/registry.hpp"
 #include "geomint/catalogue.hpp"
@@ -32,6 +33,8 @@
 using namespace geomint::cli;
 
 namespace {
+
+const std::string version_line = "geomint " GEOMINT_VERSION;
 
 enum exit_code { exit_ok = 0, exit_usage = 1, exit_failure = 2, exit_io = 3 };
 /// 128 + the signal's number, as a shell reports it: 130 for SIGINT, 143 for SIGTERM.
@@ -51,7 +54,9 @@ const char* usage_text =
     "                  [--section NAME]\n"
     "  geomint compare PROBLEM --methods A,B,... [--dt H] [--t-end T] [--ida RTOL|off] [--dopri5 RTOL|off]\n"
     "                  [--out DIR] [--set name=value ...] [--no-work-precision] [--section NAME]\n"
-    "  geomint help [list|run|compare]      geomint VERB --help      geomint --version\n"
+    "  geomint ensemble PROBLEM --method ID --dt H --t-end T --samples M [--vary name=lo:hi ...] [--seed S]\n"
+    "                  [--threads K] [--out DIR] [--every K] [--set name=value ...]   (also under mpirun)\n"
+    "  geomint help [list|run|compare|ensemble]      geomint VERB --help      geomint --version\n"
     "options take their value as --name value or --name=value\n"
     "exit codes: 0 ok, 1 usage error, 2 integration failure, 3 I/O error, 130 interrupted (SIGINT),\n"
     "            143 terminated (SIGTERM)\n";
@@ -98,7 +103,29 @@ const char* compare_help =
     "                     <problem>_section.png with the methods side by side\n"
     "exit codes: 0 ok, 1 usage error, 2 an integration failed, 3 I/O error, 130 SIGINT, 143 SIGTERM\n";
 
+const char* ensemble_help =
+    "usage: geomint ensemble PROBLEM --method ID --dt H --t-end T --samples M [--vary name=lo:hi ...]\n"
+    "                        [--seed S] [--threads K] [--out DIR] [--every K] [--set name=value ...]\n"
+    "       mpirun -n R geomint ensemble ...   (across MPI ranks, if built with MPI)\n"
+    "Integrates M trajectories of PROBLEM with one method, each with its varied parameters drawn\n"
+    "from (S, its index), and writes DIR/<problem>_ensemble.csv: one row per trajectory (varied\n"
+    "parameters, status, max errors of conserved quantities, final residuals, steps, CPU s, reason).\n"
+    "The file is the same, bit for bit except the cpu_seconds column and the execution line, for\n"
+    "any number of threads and ranks. A failing trajectory is reported and the others complete.\n"
+    "  --method ID        a method's alias or id (geomint list shows those available for PROBLEM)\n"
+    "  --dt H, --t-end T  step size (> 0) and final time (>= 0); T/H steps (rounded)\n"
+    "  --samples M        number of trajectories, 1 ... 100000000\n"
+    "  --vary name=lo:hi  draw a parameter or initial value uniformly in [lo, hi) per trajectory\n"
+    "                     (whole-number parameters: lo ... hi); repeatable\n"
+    "  --seed S           seed of the draws, 0 ... 2^64 - 1 (default 0)\n"
+    "  --threads K        worker threads (per rank under MPI); default: the usable cores, 1 under MPI\n"
+    "  --out DIR          output directory, created if missing (default: out)\n"
+    "  --every K          observe the invariants every K steps (default: about 1000 times)\n"
+    "  --set name=value   fix a parameter for every trajectory (repeatable)\n"
+    "exit codes: 0 ok, 1 usage error, 2 a trajectory failed, 3 I/O error, 130 SIGINT, 143 SIGTERM\n";
+
 const char* help_for(const std::string& verb) {
+  if (verb == "ensemble") return ensemble_help;
   if (verb == "list") return list_help;
   if (verb == "run") return run_help;
   if (verb == "compare") return compare_help;
@@ -147,13 +174,27 @@ std::string join(const std::vector<std::string>& v, const std::string& sep) {
 struct arguments {
   std::string problem;
   std::string method, out = "out";
-  std::vector<std::string> methods, sets;
+  std::vector<std::string> methods, sets, varies;
   double dt = NAN, t_end = NAN;
   long every = 0;
   double ida = NAN, dopri5 = NAN;  // NAN: not given (1e-8); 0: off
   std::string section;             // "": no Poincaré section
   bool work_precision = true, help = false;
+  std::uint64_t samples = 0, seed = 0;  // ensemble
+  unsigned threads = 0;
 };
+
+/// A whole number in [lo, hi] (usage_error otherwise), read exactly (no detour through double).
+std::uint64_t parse_whole(const std::string& option, const std::string& text, std::uint64_t lo, std::uint64_t hi) {
+  errno = 0;
+  char* end = nullptr;
+  const unsigned long long v = std::strtoull(text.c_str(), &end, 10);
+  if (text.empty() || text[0] == '-' || text[0] == '+' || end != text.c_str() + text.size() || errno == ERANGE ||
+      v < lo || v > hi)
+    throw usage_error(option + " must be a whole number in " + std::to_string(lo) + " ... " + std::to_string(hi) +
+                      ", got '" + text + "'");
+  return v;
+}
 
 arguments parse(const std::string& command, int argc, char** argv) {
   arguments a;
@@ -161,7 +202,9 @@ arguments parse(const std::string& command, int argc, char** argv) {
   const std::vector<std::string> compare_options{"--methods", "--dt",  "--t-end", "--ida",
                                                  "--dopri5",  "--out", "--set",   "--no-work-precision",
                                                  "--section"};
-  const auto& allowed = command == "run" ? run_options : compare_options;
+  const std::vector<std::string> ensemble_options{"--method", "--dt", "--t-end", "--samples", "--vary", "--seed",
+                                                  "--threads", "--out", "--every", "--set"};
+  const auto& allowed = command == "run" ? run_options : command == "ensemble" ? ensemble_options : compare_options;
   std::set<std::string> seen;
   for (int i = 2; i < argc; ++i) {
     const std::string arg = argv[i];
@@ -178,7 +221,7 @@ arguments parse(const std::string& command, int argc, char** argv) {
     const std::string name = arg.substr(0, eq);
     if (std::find(allowed.begin(), allowed.end(), name) == allowed.end())
       throw usage_error("unknown option '" + name + "' for " + command + "; valid options: " + join(allowed, ", "));
-    if (name != "--set" && !seen.insert(name).second) throw usage_error(name + " is given twice");
+    if (name != "--set" && name != "--vary" && !seen.insert(name).second) throw usage_error(name + " is given twice");
     if (name == "--no-work-precision") {
       if (eq != std::string::npos) throw usage_error(name + " takes no value");
       a.work_precision = false;
@@ -207,6 +250,10 @@ arguments parse(const std::string& command, int argc, char** argv) {
       a.out = v;
     } else if (name == "--set") a.sets.push_back(v);
     else if (name == "--section") a.section = trim(v);
+    else if (name == "--vary") a.varies.push_back(v);
+    else if (name == "--samples") a.samples = parse_whole(name, v, 1, 100000000);
+    else if (name == "--seed") a.seed = parse_whole(name, v, 0, UINT64_MAX);
+    else if (name == "--threads") a.threads = static_cast<unsigned>(parse_whole(name, v, 1, 1024));
     else if (name == "--dt") {
       a.dt = parse_number(name, v);
       if (!(a.dt > 0)) throw usage_error("--dt must be > 0, got " + v);
@@ -238,7 +285,7 @@ parameter_values build_parameters(const arguments& a, const problem_descriptor& 
   return values;
 }
 
-step_plan make_plan(double dt, double t_end, long every, long target_samples) {
+step_plan make_plan(double dt, double t_end, long every, long target_samples, bool notes = true) {
   step_plan p;
   p.dt = dt;
   p.t_end = t_end;
@@ -248,37 +295,12 @@ step_plan make_plan(double dt, double t_end, long every, long target_samples) {
                       format_number(n) + " steps; at most 1e+11 are allowed");
   p.steps = static_cast<long>(n);
   if (t_end > 0 && p.steps == 0) throw usage_error("--t-end must be 0 or at least --dt/2");
-  if (std::fabs(static_cast<double>(p.steps) * dt - t_end) > 1e-9 * std::fmax(1.0, t_end))
+  if (notes && std::fabs(static_cast<double>(p.steps) * dt - t_end) > 1e-9 * std::fmax(1.0, t_end))
     std::fprintf(stderr, "geomint: note: t-end is not a multiple of dt; integrating %ld steps to t = %.12g\n", p.steps,
                  static_cast<double>(p.steps) * dt);
   p.every = every > 0 ? every : std::max(1L, p.steps / target_samples);
   return p;
 }
-
-void make_directory(const std::string& dir) {
-  std::string partial;
-  for (const auto& part : split(dir, '/')) {
-    partial += part;
-    if (!partial.empty() && mkdir(partial.c_str(), 0777) != 0 && errno != EEXIST)
-      throw io_error("cannot create directory " + partial + ": " + std::strerror(errno));
-    partial += '/';
-  }
-}
-
-/// The comment lines opening every CSV file: what wrote it and with which data, enough to redo
-/// the run (parameters written exactly).
-struct csv_preamble {
-  std::string problem;
-  std::vector<parameter> parameters;
-  void write(csv_file& f, const std::vector<std::pair<std::string, std::string>>& fields) const {
-    f.comment("geomint " GEOMINT_VERSION);
-    f.comment("problem: " + problem);
-    std::string p;
-    for (const auto& x : parameters) p += (p.empty() ? "" : " ") + x.name + "=" + exact_number(x.value);
-    f.comment("parameters: " + (p.empty() ? std::string("(none)") : p));
-    for (const auto& [key, value] : fields) f.comment(key + ": " + value);
-  }
-};
 
 std::string yes_no(bool b) { return b ? "yes" : "no"; }
 
@@ -392,7 +414,7 @@ int run_command(const arguments& a) {
   const step_plan plan = make_plan(a.dt, a.t_end, a.every, 2000);
   make_directory(a.out);
   csv_file csv(a.out + "/" + a.problem + "_" + m.properties.alias + ".csv");
-  csv_preamble{a.problem, values.all()}.write(
+  csv_preamble{version_line, a.problem, values.all()}.write(
       csv, {{"method", m.properties.id + " (" + m.properties.alias + ")"},
             {"dt", exact_number(a.dt)},
             {"t_end", exact_number(a.t_end)},
@@ -412,6 +434,27 @@ int run_command(const arguments& a) {
   }
   if (interrupted) return stopped_by_signal();
   return s.ok ? exit_ok : exit_failure;
+}
+
+int ensemble_verb(const arguments& a, const mpi_session& mpi) {
+  if (a.method.empty()) throw usage_error("ensemble: --method is required");
+  if (std::isnan(a.dt)) throw usage_error("ensemble: --dt is required");
+  if (std::isnan(a.t_end)) throw usage_error("ensemble: --t-end is required");
+  if (a.samples == 0) throw usage_error("ensemble: --samples is required");
+  const problem_descriptor& d = find_problem(a.problem);
+  ensemble_request q;
+  q.version = version_line;
+  q.problem = a.problem;
+  q.method = a.method;
+  q.out = a.out;
+  q.plan = make_plan(a.dt, a.t_end, a.every, 1000, mpi.rank() == 0);
+  q.sets = a.sets;
+  q.parameters = build_parameters(a, d).all();
+  q.varies = a.varies;
+  q.samples = a.samples;
+  q.seed = a.seed;
+  q.threads = a.threads;
+  return geomint::cli::ensemble_command(q, mpi);
 }
 
 /// The methods of --methods, each once (an alias and its id are the same method).
@@ -470,7 +513,7 @@ int compare_command(const arguments& a) {
 
   make_directory(a.out);
   const std::string prefix = a.out + "/" + a.problem;
-  const csv_preamble preamble{a.problem, values.all()};
+  const csv_preamble preamble{version_line, a.problem, values.all()};
   const std::pair<std::string, std::string> t_end_field{"t_end", exact_number(t_end)};
   std::printf("%s: dt = %g, t-end = %g (%ld steps), samples every %ld steps; output in %s/\n", a.problem.c_str(), dt,
               t_end, plan.steps, plan.every, a.out.c_str());
@@ -574,6 +617,11 @@ int main(int argc, char** argv) {
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
   const std::string command = argc >= 2 ? argv[1] : "";
+  // An ensemble under mpirun: MPI from the start, so every rank parses the same command line and
+  // agrees on errors, which rank 0 alone prints.
+  std::unique_ptr<mpi_session> mpi;
+  if (command == "ensemble") mpi = std::make_unique<mpi_session>(argc, argv);
+  const bool quiet = mpi && mpi->rank() != 0;
   try {
     if (argc < 2) throw usage_error("no command given");
     if (command == "--version" || command == "version") {
@@ -582,7 +630,7 @@ int main(int argc, char** argv) {
     }
     if (command == "help" || command == "--help" || command == "-h") {
       const char* text = argc >= 3 ? help_for(argv[2]) : usage_text;
-      if (!text) throw usage_error("help: unknown command '" + std::string(argv[2]) + "'; valid: list, run, compare");
+      if (!text) throw usage_error("help: unknown command '" + std::string(argv[2]) + "'; valid: list, run, compare, ensemble");
       std::printf("%s", text);
       return exit_ok;
     }
@@ -595,24 +643,26 @@ int main(int argc, char** argv) {
       if (argc >= 3) throw usage_error("list takes no arguments but --markdown, got '" + std::string(argv[2]) + "'");
       return list_command();
     }
-    if (command == "run" || command == "compare") {
+    if (command == "run" || command == "compare" || command == "ensemble") {
       const arguments a = parse(command, argc, argv);
       if (a.help) {
-        std::printf("%s", help_for(command));
+        if (!quiet) std::printf("%s", help_for(command));
         return exit_ok;
       }
+      if (command == "ensemble") return ensemble_verb(a, *mpi);
       return command == "run" ? run_command(a) : compare_command(a);
     }
-    throw usage_error("unknown command '" + command + "'; valid commands: list, run, compare, help");
+    throw usage_error("unknown command '" + command + "'; valid commands: list, run, compare, ensemble, help");
   } catch (const usage_error& e) {
     const char* help = help_for(command);
-    std::fprintf(stderr, "geomint: %s\n%s", e.what(), help ? help : usage_text);
+    if (!quiet) std::fprintf(stderr, "geomint: %s\n%s", e.what(), help ? help : usage_text);
     return exit_usage;
   } catch (const io_error& e) {
     std::fprintf(stderr, "geomint: I/O error: %s\n", e.what());
     return exit_io;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "geomint: error: %s\n", e.what());
+    if (mpi) mpi->abort(exit_failure);  // the other ranks may be waiting for this one
     return exit_failure;
   }
 }

@@ -16,6 +16,7 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -42,9 +43,11 @@ std::string prepare(const std::string& dir) {
   return work;
 }
 
-result geomint(const std::string& args, const std::string& dir) {
+/// `launcher`, if given, goes before the command (`mpiexec -n 2`).
+result geomint(const std::string& args, const std::string& dir, const std::string& launcher = "") {
   const std::string work = prepare(dir);
-  const std::string cmd = "cd '" + work + "' && " + std::string(GEOMINT_CLI) + " " + args + " > stdout.txt 2> stderr.txt";
+  const std::string cmd = "cd '" + work + "' && " + launcher + (launcher.empty() ? "" : " ") + std::string(GEOMINT_CLI) +
+                          " " + args + " > stdout.txt 2> stderr.txt";
   const int status = std::system(cmd.c_str());
   result r;
   r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -459,11 +462,12 @@ namespace {
 /// `file` (relative to the run's directory) exists, waits `delay` seconds more and sends
 /// `signal`. The command then has `budget` seconds to exit; if it has not, it is killed and
 /// the exit code is 137 (128 + SIGKILL). The exit code of a command ended by a signal is
-/// 128 + its number, as a shell reports it.
+/// 128 + its number, as a shell reports it. With a `launcher` (mpiexec -n 2), the launcher is signalled.
 result geomint_signalled(const std::string& args, const std::string& dir, const std::string& file, double delay,
-                         int signal, double budget) {
+                         int signal, double budget, const std::string& launcher = "") {
   const std::string work = prepare(dir);
-  const std::string cmd = "exec " + std::string(GEOMINT_CLI) + " " + args + " > stdout.txt 2> stderr.txt";
+  const std::string cmd = "exec " + launcher + (launcher.empty() ? "" : " ") + std::string(GEOMINT_CLI) + " " + args +
+                          " > stdout.txt 2> stderr.txt";
   const pid_t pid = fork();
   BOOST_REQUIRE(pid >= 0);
   if (pid == 0) {
@@ -777,6 +781,300 @@ BOOST_AUTO_TEST_CASE(csv_files_describe_the_run_and_hold_exact_numbers) {
   }
   BOOST_TEST(contains(slurp(path("header_compare", "c/spherical-pendulum_series_ida_ggl.csv")),
                       "# reference: ida_ggl\n# tolerance: 1e-08 (rtol = atol)\n# t_end: 1\n"));
+}
+
+// ---- geomint ensemble ---------------------------------------------------------------------------
+namespace {
+
+/// The rows of an ensemble CSV as cells by column name (text: status and reason are words).
+struct ensemble_csv {
+  std::vector<std::string> columns;
+  std::vector<std::vector<std::string>> rows;
+  std::string status_line;  ///< the last line, "# status: ..."
+  std::string cell(std::size_t row, const std::string& column) const {
+    for (std::size_t i = 0; i < columns.size(); ++i)
+      if (columns[i] == column) return rows.at(row).at(i);
+    BOOST_FAIL("no column " + column);
+    return {};
+  }
+  double number(std::size_t row, const std::string& column) const { return std::stod(cell(row, column)); }
+  std::size_t count(const std::string& status) const {
+    std::size_t n = 0;
+    for (std::size_t r = 0; r < rows.size(); ++r) n += cell(r, "status") == status;
+    return n;
+  }
+};
+
+ensemble_csv read_ensemble(const std::string& p) {
+  ensemble_csv c;
+  for (const auto& line : lines_of(p)) {
+    if (line.rfind("#", 0) == 0) {
+      c.status_line = line;
+      continue;
+    }
+    const auto cells = split_quoted(line);
+    if (c.columns.empty()) c.columns = cells;
+    else {
+      BOOST_REQUIRE_EQUAL(cells.size(), c.columns.size());
+      c.rows.push_back(cells);
+    }
+  }
+  return c;
+}
+
+/// An ensemble CSV without what differs between executions of the same ensemble: the
+/// `# execution:` line (threads and ranks) and the cpu_seconds cells.
+std::string comparable(const std::string& p) {
+  std::string out;
+  std::size_t cpu = std::string::npos;
+  for (const auto& line : lines_of(p)) {
+    if (line.rfind("# execution:", 0) == 0) continue;
+    if (line.rfind("#", 0) == 0) {
+      out += line + "\n";
+      continue;
+    }
+    auto cells = split_quoted(line);
+    if (cpu == std::string::npos) cpu = static_cast<std::size_t>(std::find(cells.begin(), cells.end(), "cpu_seconds") - cells.begin());
+    BOOST_REQUIRE(cpu < cells.size());
+    cells.erase(cells.begin() + static_cast<long>(cpu));
+    for (const auto& c : cells) out += c + ",";
+    out += "\n";
+  }
+  return out;
+}
+
+/// Mass 2 is on its rod (|x2 - x1| < l2 = 3 at x2 = 5.085) for x1 > 2.085.
+const std::string pendulum_ensemble =
+    "ensemble double-spherical-pendulum --method lobatto3 --dt 0.01 --t-end 2 --samples 24 --vary x1=2.2:3 "
+    "--vary vy2=8:12 --out o";
+
+#ifdef GEOMINT_CLI_MPIEXEC
+/// mpiexec -n <ranks>, allowed to put 2 ranks on a busy machine and (Open MPI) to run as root.
+std::string mpiexec(int ranks) {
+  setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
+  setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
+  return std::string(GEOMINT_CLI_MPIEXEC) + " " + std::to_string(ranks) + " " + GEOMINT_CLI_MPIEXEC_FLAGS;
+}
+#endif
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(ensemble_csvs_are_identical_for_1_2_and_4_threads) {
+  const result one = geomint(pendulum_ensemble + " --seed 5 --threads 1", "ensemble_t1");
+  BOOST_TEST_REQUIRE(one.code == 0, one.err);
+  const std::string file = "o/double-spherical-pendulum_ensemble.csv";
+  for (int threads : {2, 4}) {
+    const std::string dir = "ensemble_t" + std::to_string(threads);
+    const result r = geomint(pendulum_ensemble + " --seed 5 --threads " + std::to_string(threads), dir);
+    BOOST_TEST_REQUIRE(r.code == 0, r.err);
+    BOOST_TEST(comparable(path(dir, file)) == comparable(path("ensemble_t1", file)), threads << " threads");
+    BOOST_TEST(contains(slurp(path(dir, file)), "# execution: " + std::to_string(threads) + " threads"));
+  }
+  const ensemble_csv c = read_ensemble(path("ensemble_t1", file));
+  BOOST_TEST(c.columns == (std::vector<std::string>{"trajectory", "x1", "vy2", "status", "max_energy_error",
+                                                    "final_constraint_residual", "final_hidden_constraint_residual",
+                                                    "max_Lz_error", "steps", "t_reached", "cpu_seconds", "reason"}));
+  BOOST_TEST_REQUIRE(c.rows.size() == 24u);
+  std::set<std::string> x1;
+  for (std::size_t i = 0; i < c.rows.size(); ++i) {
+    BOOST_TEST(c.cell(i, "trajectory") == std::to_string(i));
+    BOOST_TEST(c.cell(i, "status") == "ok");
+    BOOST_TEST((c.number(i, "x1") >= 2.2 && c.number(i, "x1") < 3));
+    BOOST_TEST((c.number(i, "vy2") >= 8 && c.number(i, "vy2") < 12));
+    x1.insert(c.cell(i, "x1"));
+    BOOST_TEST(c.number(i, "steps") == 200);
+    BOOST_TEST(c.number(i, "t_reached") == 2.0, boost::test_tools::tolerance(1e-12));
+    // Lobatto IIIA-IIIB with 3 stages is of order 4: 4.5e-8 is measured over [0, 1000] at h = 0.01
+    // on the default data; 1e-5 admits the drawn data without admitting a second-order method.
+    BOOST_TEST(c.number(i, "max_energy_error") < 1e-5);
+    BOOST_TEST(c.number(i, "final_constraint_residual") < 1e-12);  // scaled: round-off ~1e-16
+    BOOST_TEST(c.number(i, "final_hidden_constraint_residual") < 1e-12);
+    BOOST_TEST(c.number(i, "max_Lz_error") < 1e-12);  // a linear symmetry's momentum: exact
+  }
+  BOOST_TEST(x1.size() == 24u, "every trajectory draws its own x1");
+  BOOST_TEST(contains(c.status_line, "# status: ok: 24 of 24 trajectories finished (24 ok, 0 FAILED)"), c.status_line);
+  BOOST_TEST(contains(one.out, "24 trajectories"), one.out);
+  BOOST_TEST(contains(one.out, "written: o/double-spherical-pendulum_ensemble.csv"), one.out);
+
+  // Another seed draws other parameters; the same seed the same ones.
+  const result other = geomint(pendulum_ensemble + " --threads 2 --seed 6", "ensemble_seed6");
+  BOOST_TEST_REQUIRE(other.code == 0, other.err);
+  BOOST_TEST(read_ensemble(path("ensemble_seed6", file)).cell(0, "x1") != c.cell(0, "x1"));
+}
+
+#ifdef GEOMINT_CLI_MPIEXEC
+BOOST_AUTO_TEST_CASE(ensemble_csvs_are_identical_under_mpiexec_with_1_and_2_ranks) {
+  const result threads = geomint(pendulum_ensemble + " --threads 1", "ensemble_mpi_t1");
+  BOOST_TEST_REQUIRE(threads.code == 0, threads.err);
+  const std::string file = "o/double-spherical-pendulum_ensemble.csv";
+  const std::string reference = comparable(path("ensemble_mpi_t1", file));
+  struct launch {
+    int ranks, threads;
+    std::string execution;
+  };
+  for (const launch& l : {launch{1, 1, "1 rank x 1 thread each"}, launch{2, 1, "2 ranks x 1 thread each"},
+                          launch{2, 2, "2 ranks x 2 threads each"}}) {
+    const std::string dir = "ensemble_mpi_n" + std::to_string(l.ranks) + "_t" + std::to_string(l.threads);
+    const result r = geomint(pendulum_ensemble + " --threads " + std::to_string(l.threads), dir, mpiexec(l.ranks));
+    BOOST_TEST_REQUIRE(r.code == 0, r.err);
+    BOOST_TEST(comparable(path(dir, file)) == reference, l.execution);
+    BOOST_TEST(contains(slurp(path(dir, file)), "# execution: " + l.execution));
+    // Rank 0 alone writes: one first line, one table on stdout.
+    BOOST_TEST(std::count(r.out.begin(), r.out.end(), '\n') == std::count(threads.out.begin(), threads.out.end(), '\n'),
+               r.out);
+  }
+  // A usage error is reported once, by rank 0, and every rank exits with 1.
+  const result bad = geomint("ensemble spherical-pendulum --method rattle --dt 0.1 --t-end 1 --samples 4 --vary phi=0:1",
+                             "ensemble_mpi_bad", mpiexec(2));
+  BOOST_TEST(bad.code == 1);
+  std::size_t reports = 0;
+  for (std::size_t at = bad.err.find("no parameter 'phi'"); at != std::string::npos; at = bad.err.find("no parameter 'phi'", at + 1))
+    ++reports;
+  BOOST_TEST(reports == 1u, bad.err);
+}
+
+BOOST_AUTO_TEST_CASE(ctrl_c_stops_every_rank_keeping_finished_trajectories) {
+  // Ctrl-C reaches mpiexec, which sends SIGTERM to every rank (and SIGKILL 1 s later): rank 0
+  // gathers the finished trajectories and writes the file within that second.
+  const result r = geomint_signalled("ensemble double-spherical-pendulum --method lobatto3 --dt 0.001 --t-end 10 "
+                                     "--samples 20000 --vary x1=2.2:3 --threads 1 --out o",
+                                     "ensemble_mpi_sigint", "o/double-spherical-pendulum_ensemble.csv", 3, SIGINT, 20,
+                                     mpiexec(2));
+  const ensemble_csv c = read_ensemble(path("ensemble_mpi_sigint", "o/double-spherical-pendulum_ensemble.csv"));
+  BOOST_TEST_REQUIRE(c.rows.size() == 20000u, r.err);
+  BOOST_TEST(contains(c.status_line, "# status: interrupted (SIGTERM): "), c.status_line);
+  BOOST_TEST(c.count("ok") >= 1u);
+  BOOST_TEST(c.count("interrupted") <= 2u);  // one per rank at most
+  BOOST_TEST(c.count("ok") + c.count("interrupted") + c.count("not_run") == 20000u);
+}
+#endif
+
+BOOST_AUTO_TEST_CASE(an_ensemble_reports_failing_trajectories_and_completes_the_others) {
+  // At h = 0.2 RATTLE steps the spherical pendulum at ω = 5 rad/s, not above about 7 rad/s
+  // (1.4 rad per step: Newton finds no point on the sphere). ω is drawn in [1, 15).
+  const std::string args =
+      "ensemble spherical-pendulum --method rattle --dt 0.2 --t-end 10 --samples 16 --vary omega=1:15 --seed 3 --out o";
+  const result r = geomint(args + " --threads 3", "ensemble_fail");
+  BOOST_TEST(r.code == 2, r.err);
+  const ensemble_csv c = read_ensemble(path("ensemble_fail", "o/spherical-pendulum_ensemble.csv"));
+  BOOST_TEST_REQUIRE(c.rows.size() == 16u);
+  BOOST_TEST(c.count("FAILED") >= 1u);
+  BOOST_TEST(c.count("ok") >= 1u);
+  BOOST_TEST(c.count("ok") + c.count("FAILED") == 16u);
+  std::vector<std::size_t> failed;
+  for (std::size_t i = 0; i < c.rows.size(); ++i) {
+    if (c.cell(i, "status") == "FAILED") {
+      BOOST_TEST(contains(c.cell(i, "reason"), "step failed"), c.cell(i, "reason"));
+      BOOST_TEST(c.number(i, "steps") < 50);
+      BOOST_TEST(c.number(i, "t_reached") == 0.2 * c.number(i, "steps"), boost::test_tools::tolerance(1e-12));
+      BOOST_TEST(c.number(i, "omega") > 2.0);  // a slow pendulum does not fail at this step
+      failed.push_back(i);
+    } else {
+      BOOST_TEST(c.number(i, "steps") == 50);
+      BOOST_TEST(c.cell(i, "reason").empty());
+    }
+  }
+  // stderr names the first five failures and counts the rest.
+  for (std::size_t k = 0; k < failed.size() && k < 5; ++k)
+    BOOST_TEST(contains(r.err, "trajectory " + std::to_string(failed[k]) + " failed at t = "), r.err);
+  if (failed.size() > 5) BOOST_TEST(contains(r.err, std::to_string(failed.size() - 5) + " more trajectories failed"), r.err);
+  BOOST_TEST(contains(c.status_line, "# status: FAILED: 16 of 16 trajectories finished"), c.status_line);
+  // The same with one thread, bit for bit.
+  const result one = geomint(args + " --threads 1", "ensemble_fail_t1");
+  BOOST_TEST(one.code == 2);
+  BOOST_TEST(comparable(path("ensemble_fail_t1", "o/spherical-pendulum_ensemble.csv")) ==
+             comparable(path("ensemble_fail", "o/spherical-pendulum_ensemble.csv")));
+
+  // Drawn initial data that cannot be completed onto the constraint (x1 beyond the rod, l1 = 4)
+  // fail their trajectory as invalid data; the others run.
+  const result invalid = geomint("ensemble double-spherical-pendulum --method rattle --dt 0.01 --t-end 0.1 --samples 12 "
+                                 "--vary x1=3:5 --seed 1 --out o",
+                                 "ensemble_invalid");
+  BOOST_TEST(invalid.code == 2);
+  const ensemble_csv v = read_ensemble(path("ensemble_invalid", "o/double-spherical-pendulum_ensemble.csv"));
+  for (std::size_t i = 0; i < v.rows.size(); ++i) {
+    // Mass 1 is off its rod when x1² + y1² > l1², y1 = 0.025: x1 > 3.99992.
+    if (v.number(i, "x1") > 4.0) {
+      BOOST_TEST(v.cell(i, "status") == "FAILED");
+      BOOST_TEST(contains(v.cell(i, "reason"), "invalid data: "), v.cell(i, "reason"));
+      BOOST_TEST(v.cell(i, "max_energy_error").empty());  // not measured
+    } else if (v.number(i, "x1") < 3.999) {
+      BOOST_TEST(v.cell(i, "status") == "ok");
+    }
+  }
+  BOOST_TEST(v.count("FAILED") >= 1u);
+  BOOST_TEST(v.count("ok") >= 1u);
+}
+
+BOOST_AUTO_TEST_CASE(ctrl_c_stops_an_ensemble_keeping_finished_trajectories) {
+  // About 9 ms per trajectory, 20000 of them: SIGINT 2 s after the start.
+  const result r = geomint_signalled("ensemble double-spherical-pendulum --method lobatto3 --dt 0.001 --t-end 10 "
+                                     "--samples 20000 --vary x1=2.2:3 --threads 2 --out o",
+                                     "ensemble_sigint", "o/double-spherical-pendulum_ensemble.csv", 2, SIGINT, 20);
+  BOOST_TEST(r.code == 130, r.err);
+  BOOST_TEST(contains(r.err, "stopped by SIGINT"), r.err);
+  BOOST_TEST(contains(r.out, "interrupted (SIGINT)"), r.out);
+  const ensemble_csv c = read_ensemble(path("ensemble_sigint", "o/double-spherical-pendulum_ensemble.csv"));
+  BOOST_TEST_REQUIRE(c.rows.size() == 20000u);
+  const std::size_t ok = c.count("ok"), stopped = c.count("interrupted"), not_run = c.count("not_run");
+  BOOST_TEST(ok >= 1u);
+  BOOST_TEST(stopped <= 2u);  // one per thread at most
+  BOOST_TEST(ok + stopped + not_run == 20000u);
+  BOOST_TEST(contains(c.status_line, "# status: interrupted (SIGINT): " + std::to_string(ok) + " of 20000"), c.status_line);
+  for (std::size_t i = 0; i < c.rows.size(); ++i) {
+    if (c.cell(i, "status") == "ok") BOOST_TEST(c.number(i, "steps") == 10000);
+    if (c.cell(i, "status") == "interrupted") BOOST_TEST(c.cell(i, "reason") == "interrupted by SIGINT");
+    if (c.cell(i, "status") == "not_run") BOOST_TEST(c.cell(i, "steps").empty());
+  }
+}
+
+BOOST_AUTO_TEST_CASE(ensemble_bad_input_gives_exit_code_1_and_says_why) {
+  const std::string base = "ensemble spherical-pendulum --method rattle --dt 0.1 --t-end 1 ";
+  struct bad {
+    std::string args, message;
+  };
+  const std::vector<bad> cases{
+      {base, "--samples is required"},
+      {base + "--samples 0", "--samples must be a whole number in 1 ... 100000000, got '0'"},
+      {base + "--samples 2.5", "--samples must be a whole number"},
+      {base + "--samples 4 --threads 0", "--threads must be a whole number in 1 ... 1024"},
+      {base + "--samples 4 --seed -1", "--seed must be a whole number in 0 ... 18446744073709551615"},
+      {base + "--samples 4 --vary omega", "--vary expects name=lo:hi, got 'omega'"},
+      {base + "--samples 4 --vary omega=3:1", "--vary omega: lo = 3 is above hi = 1"},
+      {base + "--samples 4 --vary omega=a:1", "--vary omega (lo): 'a' is not a finite number"},
+      {base + "--samples 4 --vary phi=0:1", "no parameter 'phi'; valid: mass, length, gravity, theta, omega"},
+      {base + "--samples 4 --vary omega=0:1 --vary omega=1:2", "--vary omega is given twice"},
+      {base + "--samples 4 --vary omega=0:1 --set omega=2", "--vary omega: the parameter is also fixed with --set"},
+      {base + "--samples 4 --set mass=-1", "--set mass: must be > 0"},
+      {base + "--samples 4 --methods rattle", "unknown option '--methods' for ensemble"},
+      {"ensemble pendulum-chain --method rattle --dt 0.1 --t-end 1 --samples 2 --vary links=1.5:3",
+       "--vary links: a whole-number parameter needs whole lo and hi"},
+  };
+  for (const bad& b : cases) {
+    const result r = geomint(b.args, "ensemble_bad");
+    BOOST_TEST(r.code == 1, b.args);
+    BOOST_TEST(contains(r.err, b.message), b.args << ": stderr " << r.err);
+  }
+  const result help = geomint("ensemble --help", "ensemble_help");
+  BOOST_TEST(help.code == 0);
+  BOOST_TEST(contains(help.out, "--samples M"), help.out);
+}
+
+BOOST_AUTO_TEST_CASE(ensemble_varies_whole_number_parameters_over_whole_numbers) {
+  // The chain's link count drawn in 2 ... 4: each value is a whole number in range, and the
+  // chain of each trajectory has that many links (its rows differ in energy).
+  const result r = geomint("ensemble pendulum-chain --method rattle --dt 0.01 --t-end 0.2 --samples 12 "
+                           "--vary links=2:4 --threads 2 --out o",
+                           "ensemble_links");
+  BOOST_TEST_REQUIRE(r.code == 0, r.err);
+  const ensemble_csv c = read_ensemble(path("ensemble_links", "o/pendulum-chain_ensemble.csv"));
+  std::set<std::string> seen;
+  for (std::size_t i = 0; i < c.rows.size(); ++i) {
+    const double links = c.number(i, "links");
+    BOOST_TEST((links == 2 || links == 3 || links == 4), links);
+    seen.insert(c.cell(i, "links"));
+  }
+  BOOST_TEST(seen.size() == 3u, "12 draws from 3 values reach all three here");
 }
 
 // The README's method table is the catalogue's (geomint list --markdown), and every catalogued
