@@ -55,7 +55,8 @@ const char* usage_text =
     "  geomint compare PROBLEM --methods A,B,... [--dt H] [--t-end T] [--ida RTOL|off] [--dopri5 RTOL|off]\n"
     "                  [--out DIR] [--set name=value ...] [--no-work-precision] [--section NAME]\n"
     "  geomint ensemble PROBLEM --method ID --dt H --t-end T --samples M [--vary name=lo:hi ...] [--seed S]\n"
-    "                  [--threads K] [--out DIR] [--every K] [--set name=value ...]   (also under mpirun)\n"
+    "                  [--threads K] [--out DIR] [--every K] [--set name=value ...] [--section NAME]\n"
+    "                  (also under mpirun)\n"
     "  geomint help [list|run|compare|ensemble]      geomint VERB --help      geomint --version\n"
     "options take their value as --name value or --name=value\n"
     "exit codes: 0 ok, 1 usage error, 2 integration failure, 3 I/O error, 130 interrupted (SIGINT),\n"
@@ -122,6 +123,8 @@ const char* ensemble_help =
     "  --out DIR          output directory, created if missing (default: out)\n"
     "  --every K          observe the invariants every K steps (default: about 1000 times)\n"
     "  --set name=value   fix a parameter for every trajectory (repeatable)\n"
+    "  --section NAME     every trajectory's Poincare section NAME: DIR/<problem>_ensemble_section.csv\n"
+    "                     (trajectory, t, x, y) and a PNG coloured by trajectory\n"
     "exit codes: 0 ok, 1 usage error, 2 a trajectory failed, 3 I/O error, 130 SIGINT, 143 SIGTERM\n";
 
 const char* help_for(const std::string& verb) {
@@ -202,8 +205,8 @@ arguments parse(const std::string& command, int argc, char** argv) {
   const std::vector<std::string> compare_options{"--methods", "--dt",  "--t-end", "--ida",
                                                  "--dopri5",  "--out", "--set",   "--no-work-precision",
                                                  "--section"};
-  const std::vector<std::string> ensemble_options{"--method", "--dt", "--t-end", "--samples", "--vary", "--seed",
-                                                  "--threads", "--out", "--every", "--set"};
+  const std::vector<std::string> ensemble_options{"--method", "--dt",    "--t-end", "--samples", "--vary",   "--seed",
+                                                  "--threads", "--out", "--every", "--set",     "--section"};
   const auto& allowed = command == "run" ? run_options : command == "ensemble" ? ensemble_options : compare_options;
   std::set<std::string> seen;
   for (int i = 2; i < argc; ++i) {
@@ -451,6 +454,7 @@ int ensemble_verb(const arguments& a, const mpi_session& mpi) {
   q.sets = a.sets;
   q.parameters = build_parameters(a, d).all();
   q.varies = a.varies;
+  q.section = a.section;
   q.samples = a.samples;
   q.seed = a.seed;
   q.threads = a.threads;

@@ -165,19 +165,15 @@ void write_status(csv_file* csv, const run_summary& s) {
 }
 }  // namespace
 
-namespace {
-/// Records the crossing of the section in the step [t0, t1], if there is one; g0 is the section
-/// function at t0 and becomes its value at t1.
-void record_crossing(runner& r, section_recorder& section, double t0, double t1, double& g0,
-                     std::vector<double>& state) {
-  const section_definition& def = *section.definition;
+bool locate_section_crossing(runner& r, const section_definition& def, double t0, double t1, double& g0,
+                             std::vector<double>& state, double& t_cross) {
   r.state(state);
   const double g1 = def.g(state);
   const bool rises = g0 < 0 && g1 >= 0, falls = g0 > 0 && g1 <= 0;
   const double start = g0;
   g0 = g1;
-  if (!((rises && def.direction >= 0) || (falls && def.direction <= 0))) return;
-  double t = t1;
+  if (!((rises && def.direction >= 0) || (falls && def.direction <= 0))) return false;
+  t_cross = t1;
   if (g1 != 0) {
     auto g = [&](double s) {
       r.interpolate(s, state);
@@ -187,10 +183,19 @@ void record_crossing(runner& r, section_recorder& section, double t0, double t1,
     std::uintmax_t iterations = 100;
     const auto bracket = boost::math::tools::toms748_solve(
         g, t0, t1, start, g1, [width](double a, double b) { return std::fabs(b - a) <= width; }, iterations);
-    t = 0.5 * (bracket.first + bracket.second);
-    r.interpolate(t, state);
+    t_cross = 0.5 * (bracket.first + bracket.second);
+    r.interpolate(t_cross, state);
   }
-  section.csv->row({t, def.x(state), def.y(state)});
+  return true;
+}
+
+namespace {
+/// Writes the crossing of the section in the step [t0, t1], if there is one, as (t, x, y).
+void record_crossing(runner& r, section_recorder& section, double t0, double t1, double& g0,
+                     std::vector<double>& state) {
+  double t = 0;
+  if (!locate_section_crossing(r, *section.definition, t0, t1, g0, state, t)) return;
+  section.csv->row({t, section.definition->x(state), section.definition->y(state)});
   ++section.points;
 }
 }  // namespace

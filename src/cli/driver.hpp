@@ -110,6 +110,12 @@ struct section_recorder {
   long points = 0;
 };
 
+/// Whether the section was crossed in the last step [t0, t1] of r (g0: the section function at
+/// t0, updated to its value at t1); if so t_cross and state are the crossing's, located on the
+/// continuous extension with TOMS 748 to 1e-13 of the step. `state` is scratch otherwise.
+bool locate_section_crossing(runner& r, const section_definition& def, double t0, double t1, double& g0,
+                             std::vector<double>& state, double& t_cross);
+
 /// Integrates with a fixed-step method, sampling at step 0, every plan.every steps and the
 /// last. A geomint::step_error ends the run as failed (its message kept); SIGINT and SIGTERM
 /// end it as interrupted. Either way the last good state is sampled, and the CSV ends with a

@@ -1,4 +1,5 @@
 #include "cli/ensemble_command.hpp"
+#include "cli/plots.hpp"
 
 #include <unistd.h>
 
@@ -188,6 +189,29 @@ class trajectory_progress {
 
 std::string cell(double v) { return exact_number(v); }
 
+/// Every trajectory's section points, in trajectory order: <problem>_ensemble_section.csv
+/// (trajectory, t, x, y) and a Poincaré map coloured by trajectory.
+void write_ensemble_section(const ensemble_request& q, const section_definition& section,
+                            const std::vector<ens::trajectory_record>& records) {
+  csv_file out(q.out + "/" + q.problem + "_ensemble_section.csv");
+  out.comment("section " + section.name + ": " + section.definition);
+  out.header({"trajectory", "t", section.x_name, section.y_name});
+  long points = 0;
+  for (const auto& r : records)
+    for (const auto& c : r.crossings) {
+      out.row({static_cast<double>(r.index), c.t, c.state.at(0), c.state.at(1)});
+      ++points;
+    }
+  out.close();
+  std::string message;
+  const auto written = write_section_plot({q.out, q.problem, section.name, section.definition, section.x_name,
+                                           section.y_name, q.problem + "_ensemble_section.png", {}, true},
+                                          message);
+  std::printf("section %s: %ld points -> %s%s%s\n", section.name.c_str(), points, out.path().c_str(),
+              written.empty() ? "" : ", ", written.empty() ? "" : written.front().c_str());
+  if (!message.empty()) std::fprintf(stderr, "geomint: note: %s\n", message.c_str());
+}
+
 }  // namespace
 
 int ensemble_command(const ensemble_request& q, const mpi_session& mpi) {
@@ -202,6 +226,7 @@ int ensemble_command(const ensemble_request& q, const mpi_session& mpi) {
   std::vector<bool> conserved;
   for (const auto& inv : invariants) conserved.push_back(is_conserved(inv.kind));
   const unsigned threads = q.threads ? q.threads : mpi.active() ? 1u : ens::default_thread_count();
+  const section_definition* section = q.section.empty() ? nullptr : &find_section(d, q.section);
 
   ens::time_grid grid;
   grid.dt = q.plan.dt;
@@ -259,7 +284,18 @@ int ensemble_command(const ensemble_request& q, const mpi_session& mpi) {
     runner_trajectory trajectory(*r);
     auto observer = ens::make_invariant_observer(
         conserved, [&](const std::vector<double>& x, std::vector<double>& out) { problem->evaluate_invariants(x, out); });
-    ens::integrate(trajectory, grid, observer, record, stop);
+    if (!section) {
+      ens::integrate(trajectory, grid, observer, record, stop);
+    } else {  // each step's section crossing as (x, y), located on the method's extension
+      double g0 = section->g(trajectory.state());
+      std::vector<double> scratch;
+      auto hook = [&](runner_trajectory&, double t1, ens::trajectory_record& rec) {
+        double t = 0;
+        if (locate_section_crossing(*r, *section, t1 - grid.dt, t1, g0, scratch, t))
+          rec.crossings.push_back({0, t, {section->x(scratch), section->y(scratch)}});
+      };
+      ens::integrate(trajectory, grid, observer, record, stop, hook);
+    }
     record.final_state.clear();  // not written: kept off the gather
   };
 
@@ -353,6 +389,7 @@ int ensemble_command(const ensemble_request& q, const mpi_session& mpi) {
     std::printf("\n");
   }
   std::printf("written: %s\n", csv->path().c_str());
+  if (section) write_ensemble_section(q, *section, result.records);
   std::fflush(stdout);
   const std::size_t shown = 5;
   for (std::size_t k = 0; k < failures.size() && k < shown; ++k)

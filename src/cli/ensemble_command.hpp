@@ -54,6 +54,7 @@ struct ensemble_request {
   std::uint64_t samples = 0;
   std::uint64_t seed = 0;
   unsigned threads = 0;  ///< 0: default (one per core, or 1 per rank under MPI)
+  std::string section;   ///< --section NAME: every trajectory's crossings, or empty
 };
 
 /// The variations of `--vary` texts for a problem's parameters (usage_error naming what is

@@ -126,7 +126,7 @@ std::vector<std::string> write_section_plot(const section_plot_request& r, std::
   {
     std::ofstream gp(r.directory + "/" + script);
     if (!gp) throw io_error("cannot write " + r.directory + "/" + script);
-    const std::size_t panels = r.methods.size();
+    const std::size_t panels = r.ensemble ? 1 : r.methods.size();
     gp << "# gnuplot script written by `geomint`; run it in this directory: gnuplot " << script << "\n"
        << "set datafile separator ','\nset grid\nunset key\n"
        << "set terminal pngcairo size " << 650 * panels << ",650 enhanced font ',10'\n"
@@ -134,6 +134,9 @@ std::vector<std::string> write_section_plot(const section_plot_request& r, std::
        << "set multiplot layout 1," << panels << " title '" << r.problem << ", section " << r.section << ": "
        << r.definition << "' noenhanced\n"
        << "set xlabel '" << r.x_name << "' noenhanced\nset ylabel '" << r.y_name << "' noenhanced\n";
+    if (r.ensemble)
+      gp << "set title 'coloured by trajectory' noenhanced\nset cblabel 'trajectory'\nplot '" << r.problem
+         << "_ensemble_section.csv' using 3:4:1 with points pointtype 7 pointsize 0.3 palette\n";
     for (const auto& m : r.methods)
       gp << "set title '" << m << "' noenhanced\nplot '" << r.problem << "_" << m
          << "_section.csv' using 2:3 with points pointtype 7 pointsize 0.3\n";

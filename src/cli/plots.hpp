@@ -23,6 +23,9 @@ struct plot_request {
 struct section_plot_request {
   std::string directory, problem, section, definition, x_name, y_name, png;
   std::vector<std::string> methods;
+  /// Instead: one panel from <problem>_ensemble_section.csv (trajectory, t, x, y), each point
+  /// coloured by its trajectory.
+  bool ensemble = false;
 };
 
 /// The gnuplot executable on PATH, or "" if there is none.

@@ -1184,3 +1184,23 @@ BOOST_AUTO_TEST_CASE(sections_are_listed_compared_side_by_side_and_checked) {
   BOOST_TEST(none.code == 1);
   BOOST_TEST(contains(none.err, "defines no Poincar"));
 }
+
+BOOST_AUTO_TEST_CASE(ensemble_section_points_are_the_same_for_1_and_2_threads) {
+  const std::string cmd = "ensemble particle-on-ellipsoid --method rattle --dt 0.02 --t-end 20 --samples 6 "
+                          "--vary theta=1.8:2.4 --section default --out o --threads ";
+  const result one = geomint(cmd + "1", "ensemble_section1");
+  const result two = geomint(cmd + "2", "ensemble_section2");
+  BOOST_TEST_REQUIRE((one.code == 0 && two.code == 0), one.err + two.err);
+  const std::string file = "o/particle-on-ellipsoid_ensemble_section.csv";
+  BOOST_TEST(slurp(path("ensemble_section1", file)) == slurp(path("ensemble_section2", file)));
+  const csv c = read_csv(path("ensemble_section1", file));
+  BOOST_TEST(c.columns == (std::vector<std::string>{"trajectory", "t", "q3", "p3"}));
+  BOOST_TEST_REQUIRE(c.rows.size() >= 12u);  // several crossings per trajectory over T = 20
+  // Points are in trajectory order, and every trajectory has some.
+  std::set<double> trajectories;
+  for (std::size_t i = 1; i < c.rows.size(); ++i) BOOST_TEST(c.rows[i][0] >= c.rows[i - 1][0]);
+  for (const auto& row : c.rows) trajectories.insert(row[0]);
+  BOOST_TEST(trajectories.size() == 6u);
+  BOOST_TEST(contains(one.out, "section default:"), one.out);
+  if (have_gnuplot()) BOOST_TEST(non_empty_file(path("ensemble_section1", "o/particle-on-ellipsoid_ensemble_section.png")));
+}
