@@ -1,7 +1,8 @@
 // The slider crank of SUNDIALS' idaSlCrank_dns, ported (examples/sundials/slider_crank*.c): the
 // geomint C program (Lobatto IIIA-IIIB, 3 stages, h = 1e-3) against the IDA-only program at
-// rtol 1e-10, both run as built, at all 40 output times; their constraint residuals and CPU
-// times are reported (not asserted). The IDA-only program with the damper is checked against
+// rtol 1e-10 and 1e-12, both run as built, at all 40 output times, with the damper (the
+// SUNDIALS model) and without; their constraint residuals and CPU times are reported (not
+// asserted). The IDA-only program with the damper is checked against
 // the output SUNDIALS ships with idaSlCrank_dns, so that "the same model" is the SUNDIALS one.
 //   test_slider_crank -- <sundials_slider_crank> <sundials_slider_crank_ida>
 #define BOOST_TEST_MODULE slider_crank
@@ -74,18 +75,15 @@ double column_max(const run& r, int i) {
 
 }  // namespace
 
-// Without the damper (geomint's C module has no force callback yet), geomint and IDA integrate
-// the same conservative model. geomint's error at h = 1e-3 is ~1e-13 (h and h/2 agree to 1e-13,
-// order 4), so the difference is IDA's global error at rtol 1e-10, measured 3.5e-8 over [0, 10]:
-// 1e-7 is asserted; at rtol 1e-12 IDA comes within 1.9e-10 of geomint (1e-9 asserted). geomint
-// keeps the constraints to round-off (1e-14 asserted), IDA to its tolerance.
-BOOST_AUTO_TEST_CASE(geomint_against_ida) {
-  const run geomint = execute(program(1));
-  const run ida = execute(program(2) + " 0 1e-10");
-  const run ida_tight = execute(program(2) + " 0 1e-12");
+namespace {
+/// geomint against IDA at rtol 1e-10 and 1e-12 on the model with damper constant c.
+void compare(const std::string& c, double bound, double bound_tight) {
+  const run geomint = execute(program(1) + " 1e-3 " + c);
+  const run ida = execute(program(2) + " " + c + " 1e-10");
+  const run ida_tight = execute(program(2) + " " + c + " 1e-12");
   const double difference = max_state_difference(geomint, ida);
   const double difference_tight = max_state_difference(geomint, ida_tight);
-  BOOST_TEST_MESSAGE("slider crank, 40 outputs over [0, 10], damper off:\n"
+  BOOST_TEST_MESSAGE("slider crank, 40 outputs over [0, 10], damper c = " << c << ":\n"
                      << "  max |geomint - IDA(rtol 1e-10)| = " << difference
                      << ", max |geomint - IDA(rtol 1e-12)| = " << difference_tight << "\n"
                      << "  geomint lobatto_4_3 h = 1e-3: max |g| = " << column_max(geomint, 7)
@@ -94,32 +92,49 @@ BOOST_AUTO_TEST_CASE(geomint_against_ida) {
                      << ", max |G v| = " << column_max(ida, 8) << ", CPU " << ida.cpu << " s\n"
                      << "  IDA rtol 1e-12:               max |g| = " << column_max(ida_tight, 7)
                      << ", max |G v| = " << column_max(ida_tight, 8) << ", CPU " << ida_tight.cpu << " s");
-  BOOST_TEST(difference <= 1e-7);
-  BOOST_TEST(difference_tight <= 1e-9);
+  BOOST_TEST(difference <= bound);
+  BOOST_TEST(difference_tight <= bound_tight);
   BOOST_TEST(column_max(geomint, 7) <= 1e-14);
   BOOST_TEST(column_max(geomint, 8) <= 1e-14);
   BOOST_TEST(geomint.cpu >= 0);
   BOOST_TEST(ida.cpu >= 0);
 }
+}  // namespace
 
-// The IDA-only program is idaSlCrank_dns' model: with the damper (c = 1) its solution matches
+// With the damper (c = 1, idaSlCrank_dns' model: GeomintSetForce on the geomint side, the
+// residual's force on the IDA side). geomint's error at h = 1e-3 is ~1e-13 (h and h/2 agree to
+// 1.0e-13, order 4), so the difference is IDA's global error: measured 1.8e-8 at rtol 1e-10 and
+// 9.9e-11 at rtol 1e-12; asserted 5e-8 and 3e-10 (about 3 times, for other platforms' round-off
+// in IDA's step selection). geomint keeps the constraints to round-off (1e-14 asserted).
+BOOST_AUTO_TEST_CASE(geomint_against_ida_with_the_damper) { compare("1", 5e-8, 3e-10); }
+
+// Without the damper (c = 0: H conserved, the separable fast path). geomint's error at h = 1e-3
+// is ~1e-13 (h and h/2 agree to 1e-13), so the difference is IDA's global error at rtol 1e-10,
+// measured 3.5e-8 over [0, 10]: 1e-7 is asserted; at rtol 1e-12 IDA comes within 1.9e-10 of
+// geomint (1e-9 asserted).
+BOOST_AUTO_TEST_CASE(geomint_against_ida_without_the_damper) { compare("0", 1e-7, 1e-9); }
+
+// Both programs are idaSlCrank_dns' model: with the damper (c = 1) their solutions match
 // idaSlCrank_dns.out (SUNDIALS 6.4 / 7.x, rtol = atol = 1e-6, printed to 5 digits) at t = 1, 5
 // and 10. Run at rtol 1e-10 here, so the bound is the printed digits (half a unit in the last
 // place, ≤ 5e-5) plus the reference run's own error at rtol 1e-6 (≤ 3e-5, measured as the
 // difference of this program's runs at rtol 1e-6 and 1e-10): 1e-4.
-BOOST_AUTO_TEST_CASE(ida_program_is_the_sundials_example) {
+BOOST_AUTO_TEST_CASE(both_programs_are_the_sundials_example) {
   const run ida = execute(program(2) + " 1 1e-10");
   struct reference {
     double t, theta, x, phi;
   };
   const reference out[] = {{1.0, 1.3154, 1.0015, -0.50497}, {5.0, -1.4300, 0.93903, 0.51790}, {10.0, 1.2757, 1.0236, -0.49881}};
-  for (const reference& ref : out) {
-    const row& r = ida.rows[static_cast<std::size_t>(std::lround(ref.t / 0.25)) - 1];
-    BOOST_TEST_REQUIRE(r.t() == ref.t);
-    BOOST_TEST(std::fabs(r.values[1] - ref.theta) <= 1e-4, "theta at t = " << ref.t << ": " << r.values[1]);
-    BOOST_TEST(std::fabs(r.values[2] - ref.x) <= 1e-4, "x at t = " << ref.t << ": " << r.values[2]);
-    BOOST_TEST(std::fabs(r.values[3] - ref.phi) <= 1e-4, "phi at t = " << ref.t << ": " << r.values[3]);
-  }
+  // The geomint program with the damper (GeomintSetForce) reproduces it too.
+  const run geomint = execute(program(1) + " 1e-3 1");
+  for (const run* x : {&ida, &geomint})
+    for (const reference& ref : out) {
+      const row& r = x->rows[static_cast<std::size_t>(std::lround(ref.t / 0.25)) - 1];
+      BOOST_TEST_REQUIRE(r.t() == ref.t);
+      BOOST_TEST(std::fabs(r.values[1] - ref.theta) <= 1e-4, "theta at t = " << ref.t << ": " << r.values[1]);
+      BOOST_TEST(std::fabs(r.values[2] - ref.x) <= 1e-4, "x at t = " << ref.t << ": " << r.values[2]);
+      BOOST_TEST(std::fabs(r.values[3] - ref.phi) <= 1e-4, "phi at t = " << ref.t << ": " << r.values[3]);
+    }
   // The damper matters: without it the state at t = 10 is elsewhere (θ = 1.5695 instead of 1.2757).
   const run undamped = execute(program(2) + " 0 1e-10");
   BOOST_TEST(std::fabs(undamped.rows.back().values[1] - 1.2757) > 0.1);

@@ -15,6 +15,7 @@
 namespace geomint::sundials::detail {
 
 std::unique_ptr<c_model> make_c_model(const c_problem& problem) {
+  if (problem.force) return make_forced_model(problem);
   if (!problem.separable()) return make_general_model(problem);
   return problem.sparse() ? make_separable_sparse_model(problem) : make_separable_dense_model(problem);
 }
@@ -291,6 +292,20 @@ int GeomintSetConstraints(void* mem, GeomintConstraintFn g, GeomintConstraintJac
     m.problem.constraint_jacobian = jac;
     m.problem.jacobian_matrix = std::move(copy);
     return m.check_consistency();
+  });
+}
+
+int GeomintSetForce(void* mem, GeomintForceFn force, int dependence) {
+  return guarded(mem, __func__, [&](memory& m) {
+    if (force && dependence != GEOMINT_FORCE_POSITION && dependence != GEOMINT_FORCE_GENERAL)
+      return ill_input(m, "dependence must be GEOMINT_FORCE_POSITION or GEOMINT_FORCE_GENERAL");
+    if (force && dependence == GEOMINT_FORCE_GENERAL && m.problem.sparse())
+      return ill_input(m, "a velocity-dependent force (GEOMINT_FORCE_GENERAL) needs a dense G; a sparse G takes "
+                          "a position force (GEOMINT_FORCE_POSITION)");
+    m.retire_model();
+    m.problem.force = force;
+    m.problem.force_dependence = force ? dependence : 0;
+    return m.succeed();
   });
 }
 

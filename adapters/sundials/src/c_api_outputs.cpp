@@ -154,6 +154,12 @@ int GeomintGetNumHessianEvals(void* mem, long int* n_qq, long int* n_qp, long in
   }, false);
 }
 
+int GeomintGetNumForceEvals(void* mem, long int* nevals) {
+  return guarded(mem, __func__, [&](memory& m) {
+    return get_counts(m, {nevals}, {m.problem.counts.force}, "nevals");
+  }, false);
+}
+
 int GeomintPrintAllStats(void* mem, FILE* outfile, int fmt) {
   return guarded(mem, __func__, [&](memory& m) {
     if (!outfile) return ill_input(m, "outfile must not be NULL");
@@ -183,6 +189,7 @@ int GeomintPrintAllStats(void* mem, FILE* outfile, int fmt) {
     out.entry("H_qp evals", c.h_qp);
     out.entry("H_pp evals", c.h_pp);
     out.entry("Constraint Hessian evals", c.constraint_hessian);
+    out.entry("Force evals", c.force);
     return m.succeed();
   }, false);
 }

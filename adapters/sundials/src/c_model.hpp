@@ -64,11 +64,13 @@ class c_model {
   virtual std::unique_ptr<c_interpolant> make_interpolant(int order) const = 0;
 };
 
-/// Chooses the system kind from the problem (mass given: separable; G sparse or dense).
+/// Chooses the system kind from the problem (mass given: separable; G sparse or dense; force).
 std::unique_ptr<c_model> make_c_model(const c_problem& problem);
 std::unique_ptr<c_model> make_general_model(const c_problem& problem);
 std::unique_ptr<c_model> make_separable_dense_model(const c_problem& problem);
 std::unique_ptr<c_model> make_separable_sparse_model(const c_problem& problem);
+/// Any kind with a force (c_model_forced.cpp); std::invalid_argument for f(t, q, p) with sparse G.
+std::unique_ptr<c_model> make_forced_model(const c_problem& problem);
 
 /// The method table of the C API (geomint_sundials.h, GeomintMethodID).
 struct method_info {

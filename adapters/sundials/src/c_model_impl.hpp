@@ -113,12 +113,14 @@ class c_model_impl final : public c_model {
       case GEOMINT_CONSTRAINED_LOBATTO_8_5: return make<5>(lobatto_iiia_iiib_tableau<5>());
       case GEOMINT_CONSTRAINED_SYMPLECTIC_EULER_1_2: return make<2>(constrained_symplectic_euler_tableau());
       case GEOMINT_REICH_SYMMETRIC_2:
-        if constexpr (traits::sparse_jacobian) throw std::invalid_argument(needs_dense("GEOMINT_REICH_SYMMETRIC_2"));
+        if constexpr (traits::has_force) throw std::invalid_argument(takes_no_force("GEOMINT_REICH_SYMMETRIC_2"));
+        else if constexpr (traits::sparse_jacobian) throw std::invalid_argument(needs_dense("GEOMINT_REICH_SYMMETRIC_2"));
         else return std::make_unique<reich_symmetric_stepper<System>>(system_);
       case GEOMINT_VARIATIONAL_MIDPOINT_2:
       case GEOMINT_SHAKE_2: {
         const char* name = method == GEOMINT_SHAKE_2 ? "GEOMINT_SHAKE_2" : "GEOMINT_VARIATIONAL_MIDPOINT_2";
-        if constexpr (!traits::separable)
+        if constexpr (traits::has_force) throw std::invalid_argument(takes_no_force(name));
+        else if constexpr (!traits::separable)
           throw std::invalid_argument(std::string("geomint: ") + name +
                                       " needs a separable H = ½pᵀM⁻¹p + V(q): declare the masses with GeomintSetMass "
                                       "(callbacks.dh_dq is then ∇V)");
@@ -177,6 +179,9 @@ class c_model_impl final : public c_model {
  private:
   using traits = system_traits<System>;
   Eigen::Map<const Eigen::VectorXd> in(const double* x) const { return {x, system_.position_count()}; }
+  static std::string takes_no_force(const char* name) {
+    return std::string("geomint: ") + name + " takes no force (GeomintSetForce); the constrained PRK methods (ids 100-105) do";
+  }
   static std::string needs_dense(const char* name) {
     return std::string("geomint: ") + name + " needs a dense constraint Jacobian G (a dense SUNMatrix in GeomintSetConstraints)";
   }

@@ -4,6 +4,11 @@
 //
 //   c_general_system              general H(q, p), dense G
 //   c_separable_system<Jacobian>  H = ½ pᵀM⁻¹p + V(q), M = diag(mass); dense or sparse (CSR) G
+//   c_forced<System>              either, with the force callback f(t, q, p) (GeomintSetForce)
+//   c_position_forced<System>     either, with a force f(t, q): the separable fast path stays
+//
+// The steppers tell a system the time of the stage they evaluate (set_time), and the callbacks
+// receive it.
 //
 // Missing second derivatives are forward differences computed exactly as geomint's
 // second_derivatives computes them for a C++ system without them, so the C API reproduces the
@@ -44,7 +49,7 @@ class callback_error : public std::runtime_error {
 /// Evaluations of each callback (GeomintGetNum*Evals).
 struct callback_counts {
   long dh_dq = 0, dh_dp = 0, hamiltonian = 0, constraint = 0, constraint_jacobian = 0;
-  long h_qq = 0, h_qp = 0, h_pp = 0, constraint_hessian = 0;
+  long h_qq = 0, h_qp = 0, h_pp = 0, constraint_hessian = 0, force = 0;
 };
 
 /// The problem attached to a Geomint memory block.
@@ -59,9 +64,13 @@ struct c_problem {
   GeomintHessianFn h_qq = nullptr, h_qp = nullptr, h_pp = nullptr;
   GeomintConstraintHessianFn constraint_hessian = nullptr;
   Eigen::VectorXd mass;  // empty: general H
+  GeomintForceFn force = nullptr;
+  int force_dependence = 0;  // GEOMINT_FORCE_POSITION or GEOMINT_FORCE_GENERAL
   mutable callback_counts counts;
 
   bool separable() const { return mass.size() > 0; }
+  bool position_force() const { return force && force_dependence == GEOMINT_FORCE_POSITION; }
+  bool general_force() const { return force && force_dependence == GEOMINT_FORCE_GENERAL; }
   bool sparse() const { return m > 0 && SUNMatGetID(jacobian_matrix.get()) == SUNMATRIX_SPARSE; }
 };
 
@@ -85,6 +94,12 @@ class callback_bridge {
     ++(momentum ? pr_->counts.dh_dp : pr_->counts.dh_dq);
     const GeomintGradientFn fn = momentum ? pr_->callbacks.dh_dp : pr_->callbacks.dh_dq;
     check(fn(t_, aim(q_, q), aim(p_, p), aim(out_, out), pr_->user_data), momentum ? "dh_dp" : "dh_dq");
+  }
+  /// The force at time t; a position force gets p = 0.
+  void force(double t, const_vector_ref q, const_vector_ref p, vector_ref out) {
+    ++pr_->counts.force;
+    const_vector_ref momentum = pr_->position_force() ? const_vector_ref(zero_) : p;
+    check(pr_->force(t, aim(q_, q), aim(p_, momentum), aim(out_, out), pr_->user_data), "force");
   }
   double energy(const_vector_ref q, const_vector_ref p) {
     if (!pr_->callbacks.hamiltonian) throw std::invalid_argument("geomint: no hamiltonian callback was given");
@@ -274,6 +289,26 @@ class c_separable_system : public c_system_common<Jacobian> {
 
  private:
   diagonal_mass<dynamic> mass_;
+};
+
+/// A C system with a force f(t, q, p) (any dependence): the general stage solver.
+template <class System>
+class c_forced : public System {
+ public:
+  explicit c_forced(const c_problem& pr) : System(pr) {}
+  void force(double t, const_vector_ref q, const_vector_ref p, vector_ref out) const {
+    this->bridge_.force(t, q, p, out);
+  }
+};
+
+/// A C system with a force f(t, q) (GEOMINT_FORCE_POSITION): a separable H keeps its fast path.
+template <class System>
+class c_position_forced : public c_forced<System> {
+ public:
+  explicit c_position_forced(const c_problem& pr) : c_forced<System>(pr) {}
+  void position_force(double t, const_vector_ref q, vector_ref out) const {
+    this->bridge_.force(t, q, this->bridge_.zero(), out);
+  }
 };
 
 }  // namespace geomint::sundials::detail

@@ -16,11 +16,20 @@
 //     costs fresh starts, never a wrong reuse.)
 // Otherwise the step is a fresh start: the family checks the state (manifold, finiteness) and
 // recomputes everything at the start point.
+//
+// A cache that holds values of a time-dependent function (a force f(t, q) folded into ∇V by
+// the separable constrained path) also depends on the time: such a family asks ends_at(t)
+// too, so that a value computed at the end time t1 of the last step is reused only by a step
+// that starts at t1. "At t1" allows the rounding of the time arithmetic, 4ε max(|t|, |t1|):
+// (t0 + (k−1)h) + h and t0 + kh (odeint's integrate_const, the C module's loop) differ by a
+// few ulps, and f at two times that close differs by less than the rounding of t itself makes.
 #pragma once
 
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -125,16 +134,23 @@ class continuation {
     if (!all_parts_finite(std::index_sequence_for<Parts...>{}))
       throw step_error(failure_reason::non_finite_value, t, dt, 0, 0, "the new state is not finite");
     copy_out(std::index_sequence_for<X...>{}, x...);
-    record(sys);
+    record(sys, t + dt);
   }
   /// Records end<0..>() as the continuation point without copying it anywhere (for steppers that
   /// wrote the caller's state themselves, after their own finiteness check).
+  /// t_end: the time of the end point (for ends_at; unknown by default: never matches).
   template <class System>
-  void record(const System& sys) {
+  void record(const System& sys, double t_end = std::numeric_limits<double>::quiet_NaN()) {
     system_.record(sys);
+    end_time_ = t_end;
     valid_ = true;
   }
   void forget() { valid_ = false; }
+  /// Whether t is the recorded end time, up to the rounding of the time arithmetic (see above).
+  bool ends_at(double t) const {
+    constexpr double eps = std::numeric_limits<double>::epsilon();
+    return std::fabs(t - end_time_) <= 4 * eps * std::fmax(std::fabs(t), std::fabs(end_time_));
+  }
 
  private:
   template <std::size_t... I, class... N>
@@ -156,6 +172,7 @@ class continuation {
 
   tuple end_;
   system_fingerprint system_;
+  double end_time_ = std::numeric_limits<double>::quiet_NaN();
   bool valid_ = false;
 };
 

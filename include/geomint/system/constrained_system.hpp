@@ -24,6 +24,12 @@
 //   void constraint_hessian(q, λ, out) const;  // Σ_k λ_k ∇²g_k(q)
 //   void force(t, q, p, out) const;        // non-conservative generalized force f(t, q, p);
 //                                          //   with it the method is no longer symplectic
+//   void position_force(t, q, out) const;  // the same force when it does not depend on p
+//                                          //   (with force() too, see forced_system.hpp): a
+//                                          //   separable system keeps its fast path
+//   void set_time(double t) const;         // told the time of the stage whose functions the
+//                                          //   constrained steppers evaluate next (the C
+//                                          //   module's systems, whose callbacks take t)
 //
 // Missing second derivatives are replaced by forward differences of the first derivatives;
 // they only feed Newton's Jacobian, so the converged step does not depend on that choice.
@@ -58,6 +64,8 @@ GEOMINT_DETECT_MEMBER(has_h_qp_t, std::declval<const S&>().h_qp(std::declval<con
 GEOMINT_DETECT_MEMBER(has_h_pp_t, std::declval<const S&>().h_pp(std::declval<const V&>(), std::declval<const V&>(), std::declval<H&>()))
 GEOMINT_DETECT_MEMBER(has_constraint_hessian_t, std::declval<const S&>().constraint_hessian(std::declval<const V&>(), std::declval<const Eigen::VectorXd&>(), std::declval<H&>()))
 GEOMINT_DETECT_MEMBER(has_force_t, std::declval<const S&>().force(0.0, std::declval<const V&>(), std::declval<const V&>(), std::declval<V&>()))
+GEOMINT_DETECT_MEMBER(has_position_force_t, std::declval<const S&>().position_force(0.0, std::declval<const V&>(), std::declval<V&>()))
+GEOMINT_DETECT_MEMBER(has_set_time_t, std::declval<const S&>().set_time(0.0))
 GEOMINT_DETECT_MEMBER(has_separable_t, (std::declval<const S&>().potential_gradient(std::declval<const V&>(), std::declval<V&>()), std::declval<const S&>().mass().apply_inverse(std::declval<const V&>(), std::declval<V&>())))
 #undef GEOMINT_DETECT_MEMBER
 
@@ -95,8 +103,20 @@ struct system_traits {
   static constexpr bool has_constraint_hessian =
       detail::has_constraint_hessian_t<System, vector_type, hessian_type>::value;
   static constexpr bool has_force = detail::has_force_t<System, vector_type, hessian_type>::value;
+  /// The force depends on (t, q) only: position_force(t, q, out) gives it without p.
+  static constexpr bool has_position_force =
+      has_force && detail::has_position_force_t<System, vector_type, hessian_type>::value;
+  static constexpr bool has_set_time = detail::has_set_time_t<System, vector_type, hessian_type>::value;
   /// H = ½ pᵀM⁻¹p + V(q) with constant M: the steppers' fast path applies.
   static constexpr bool separable = detail::has_separable_t<System, vector_type, hessian_type>::value;
 };
+
+namespace detail {
+/// Tells a system with set_time (see above) the time of the functions evaluated next.
+template <class System>
+void at_time(const System& sys, double t) {
+  if constexpr (system_traits<System>::has_set_time) sys.set_time(t);
+}
+}  // namespace detail
 
 }  // namespace geomint

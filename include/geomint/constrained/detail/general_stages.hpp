@@ -6,8 +6,10 @@
 //   R_Q,i = Q_i − q0 − h Σ_j â_ij ∂H/∂p(P_j, Q_j)                      i = 2..s
 //   R_g,i = g(Q_i)                                                     i = 2..s
 //
-// (Q_1 = q0 because â_1j = 0; Λ_s does not enter because a_is = 0.) Newton's matrix is
-// assembled densely from the second derivatives (the system's or forward differences).
+// (Q_1 = q0 because â_1j = 0; Λ_s does not enter because a_is = 0.) Stage j is at time
+// t0 + c_j h (c = the row sums of â): f is evaluated there, and a system with set_time is told
+// it. Newton's matrix is assembled densely from the second derivatives (the system's or
+// forward differences).
 #pragma once
 
 #include <array>
@@ -90,6 +92,7 @@ class general_stages {
       for (int i = 1; i < S; ++i) z.segment(q_offset(i), n_) += q_.col(0);
       return;
     }
+    at_time(*sys_, t0_);
     sys_->dh_dp(q_.col(0), p0_store_, work_);
     for (int i = 0; i < S; ++i) z.segment(i * n_, n_) = p0_store_;
     for (int i = 1; i < S; ++i) z.segment(q_offset(i), n_) = q_.col(0) + c_(i) * h_ * work_;
@@ -114,6 +117,7 @@ class general_stages {
       for (int j = 0; j < S; ++j) ri -= h_ * t_.aq(i, j) * fp_.col(j);
       if (m_ > 0) {
         work_ = q_.col(i);
+        at_time(*sys_, stage_time(i));
         sys_->constraint(work_, gval_);
         r.segment(g_offset(i), m_) = gval_;
       }
@@ -128,10 +132,11 @@ class general_stages {
     for (int j = 0; j < S; ++j) {
       work_ = q_.col(j);
       work2_ = p_.col(j);
-      const double tj = t0_ + c_(j) * h_;
-      // ∂R_P,i/∂P_j = h a_ij (H_qp − f_p)_j,   ∂R_Q,i/∂P_j = −h â_ij H_pp,j
+      const double tj = stage_time(j);
+      at_time(*sys_, tj);
+      // ∂R_P,i/∂P_j = h a_ij (H_qp − f_p)_j,   ∂R_Q,i/∂P_j = −h â_ij H_pp,j  (f_p = 0 for f(t, q))
       second_.h_qp(*sys_, work_, work2_, hess_);
-      if constexpr (traits::has_force) {
+      if constexpr (traits::has_force && !traits::has_position_force) {
         second_.force_p(*sys_, tj, work_, work2_, hess2_);
         hess_ -= hess2_;
       }
@@ -205,6 +210,7 @@ class general_stages {
   void invalidate() { have_jacobian_ = have_increments_ = false; }
 
  private:
+  double stage_time(int j) const { return t0_ + c_(j) * h_; }
   int q_offset(int i) const { return S * n_ + (i - 1) * n_; }
   int g_offset(int i) const { return S * n_ + (S - 1) * n_ + (i - 1) * m_; }
   int lambda_offset(int k) const { return S * n_ + (S - 1) * n_ + k * m_; }
@@ -218,9 +224,10 @@ class general_stages {
     for (int j = 0; j < S; ++j) {
       work_ = q_.col(j);
       work2_ = p_.col(j);
+      at_time(sys, stage_time(j));
       sys.dh_dq(work_, work2_, fq_col_);
       if constexpr (traits::has_force) {
-        sys.force(t0_ + c_(j) * h_, work_, work2_, force_);
+        sys.force(stage_time(j), work_, work2_, force_);
         fq_col_ -= force_;
       }
       fq_.col(j) = fq_col_;

@@ -1,11 +1,13 @@
 // The workspace of a constrained PRK step (Hairer 2003, eqs. (2.6)–(2.9)) for one system type:
 //   1. stage equations (2.6)–(2.7): the separable fast path (separable_stages.hpp) when
-//      H = ½pᵀM⁻¹p + V(q) and there is no non-conservative force, else — and as the full-Newton
-//      fallback of the fast path — the general stage solver (general_stages.hpp);
+//      H = ½pᵀM⁻¹p + V(q) and a non-conservative force, if any, depends on (t, q) only (it is
+//      folded into ∇V), else — and as the full-Newton fallback of the fast path — the general
+//      stage solver (general_stages.hpp);
 //   2. q1 = Q_s (â_sj = b_j), p̂ from (2.8) without Λ_s;
 //   3. p1 = p̂ − G(q1)ᵀμ with G(q1) ∂H/∂p(q1, p1) = 0 (the free Λ_s; Example 2.3 when b_s = 0).
 // ∇V, G and the factorized G M⁻¹ Gᵀ at the end point of a step are reused when the next step
-// continues it (core/continuation.hpp).
+// continues it (core/continuation.hpp) — with a position force, ∇V − f(t1, q1) only by a step
+// that starts at t1.
 #pragma once
 
 #include <type_traits>
@@ -44,11 +46,14 @@ template <class System, int S>
 class prk_workspace {
   using traits = system_traits<System>;
   static constexpr int N = traits::n, M = traits::m;
-  static constexpr bool fast_path = traits::separable && !traits::has_force;
+  static constexpr bool fast_path = traits::separable && (!traits::has_force || traits::has_position_force);
+  // The cached ∇V(q1) holds f(t1, q1): a step continues only from t1.
+  static constexpr bool time_keyed = traits::separable && traits::has_position_force;
   static constexpr bool general_path = !traits::sparse_jacobian;
   static constexpr bool has_inverse_diagonal = has_inverse_diagonal_t<System>::value;
   static_assert(fast_path || general_path,
-                "geomint: a system with a sparse constraint Jacobian must be separable and unforced");
+                "geomint: a system with a sparse constraint Jacobian must be separable, its force (if "
+                "any) a position force (with_position_force)");
   using jacobian_type = typename traits::jacobian_type;
   // Two-stage methods have an explicit position stage (SHAKE iteration on Λ̃ only).
   using separable_solver = std::conditional_t<S == 2, separable_two_stage<System>, separable_stages<System, S>>;
@@ -57,7 +62,8 @@ class prk_workspace {
 
  public:
   explicit prk_workspace(const partitioned_tableau<S>& t)
-      : tableau_(t), coupling_21_((t.aq * t.ap)(S - 1, 0)), separable_(make_separable(t)), general_(make_general(t)) {}
+      : tableau_(t), coupling_21_((t.aq * t.ap)(S - 1, 0)), c_end_(t.c()(S - 1)), separable_(make_separable(t)),
+        general_(make_general(t)) {}
 
   /// A copy starts afresh (the stepper core calls this on copies).
   void forget() { cont_.forget(); }
@@ -74,7 +80,8 @@ class prk_workspace {
 
     if (opt.linear_solver != linear_solver_) use(opt.linear_solver);
     // Without constraints nothing cached depends on p (no hidden constraint to check).
-    const bool continuing = m == 0 ? cont_.begin(sys, q) : cont_.begin(sys, q, p);
+    bool continuing = m == 0 ? cont_.begin(sys, q) : cont_.begin(sys, q, p);
+    if constexpr (time_keyed) continuing = continuing && cont_.ends_at(t);
     if (!continuing) start_fresh(sys, q, p, ctx, opt);
     const double ratio = h_previous_ == dt || h_previous_ == 0 ? 1.0 : dt / h_previous_;
 
@@ -82,7 +89,7 @@ class prk_workspace {
     if constexpr (fast_path) {
       if (m_ == 0 && S == 2) {
         explicit_step(sys, q, p, t, dt);
-        cont_.record(sys);
+        cont_.record(sys, t + dt);
         finish_step(dt, stats);
         return;
       } else {
@@ -123,6 +130,7 @@ class prk_workspace {
     cont_.resize(n, n);
     for (auto& g : grad_) g.resize(n);
     v_.resize(n);
+    force_.resize(n);
     gval_.resize(m);
     gv_.resize(m);
     for (auto& g : jac_) g.resize(m, n);
@@ -151,6 +159,7 @@ class prk_workspace {
   void start_fresh(const System& sys, const QMap& q, const PMap& p, const newton_context& ctx,
                    const constrained_options& opt) {
     require_finite_state(ctx.t, ctx.dt, q, p);
+    at_time(sys, ctx.t);
     h_previous_ = 0;
     lambda_separable_.setZero();
     if constexpr (general_path) general_.invalidate();
@@ -168,7 +177,7 @@ class prk_workspace {
                          describe_residuals(res, opt.consistency_tolerance));
     }
     if constexpr (traits::separable) {
-      sys.potential_gradient(q, grad0());
+      net_gradient(sys, ctx.t, q, grad0(), force_);
       if (m_ > 0 && !gram_.factorize(sys, g0())) throw singular_gram(ctx);
     }
   }
@@ -193,16 +202,17 @@ class prk_workspace {
       return explicit_positions(n, q.data(), p.data(), grad0().data(), [w](long i) { return w[i]; }, c, q1().data());
     };
     bool continuing = cont_.begin(sys);  // the system; q is compared inside loop (1)
+    if constexpr (time_keyed) continuing = continuing && cont_.ends_at(t);
     if (continuing) continuing = positions();
     if (!continuing) {
-      sys.potential_gradient(q, grad0());
+      net_gradient(sys, t, q, grad0(), force_);
       positions();
     }
-    sys.potential_gradient(q1(), grad1());
+    net_gradient(sys, t + c_end_ * h, q1(), grad1(), force_);
     if (!finite_entries(n, q1().data(), grad1().data()))
       throw step_error(failure_reason::non_finite_value, t, h, 0, 0, "the new state is not finite");
     explicit_update(n, q1().data(), grad0().data(), grad1().data(), c, q.data(), p.data());
-    cont_.record(sys);
+    cont_.record(sys, t + h);
     finish_step(h, stats);
   }
 
@@ -221,7 +231,7 @@ class prk_workspace {
   void explicit_step(const System& sys, QMap& q, PMap& p, double t, double h) {
     const double cq = h * tableau_.c()(S - 1), cg = h * h * coupling_21_;
     sys.mass().apply_inverse_add(cq * p - cg * grad0(), q, q1());
-    sys.potential_gradient(q1(), grad1());
+    net_gradient(sys, t + c_end_ * h, q1(), grad1(), force_);
     if (!all_finite(q1(), grad1()))
       throw step_error(failure_reason::non_finite_value, t, h, 0, 0, "the new state is not finite");
     p -= (h * tableau_.b(0)) * grad0() + (h * tableau_.b(S - 1)) * grad1();
@@ -231,7 +241,7 @@ class prk_workspace {
   template <class QMap, class PMap>
   bool solve_separable(const System& sys, const QMap& q, const PMap& p, double dt, double lambda_scale,
                        const constrained_options& opt, step_statistics& stats, const newton_context& ctx) {
-    separable_.begin(sys, q, p, grad0(), g0(), gram_, dt);
+    separable_.begin(sys, q, p, grad0(), g0(), gram_, ctx.t, dt);
     separable_.guess(zs_, lambda_separable_, lambda_scale);
     // Without constraints the two-stage methods are explicit (RATTLE is velocity Verlet).
     if (!(m_ == 0 && S == 2)) {
@@ -280,9 +290,10 @@ class prk_workspace {
         newton_solve(general_, zg_, zg0_, rg_, opt.newton, stats.newton, ctx);
       }
       general_.finish(zg_, q1(), p1());
+      at_time(sys, t + c_end_ * dt);
       if (m_ > 0) sys.constraint_jacobian(q1(), g1());
       if constexpr (traits::separable) {
-        sys.potential_gradient(q1(), grad1());
+        net_gradient(sys, t + c_end_ * dt, q1(), grad1(), force_);
         if (m_ > 0) {
           if (!gram_.factorize(sys, g1())) throw singular_gram(ctx);
           hidden_.project_separable(sys, q1(), g1(), gram_, p1());
@@ -296,13 +307,14 @@ class prk_workspace {
 
   partitioned_tableau<S> tableau_;
   double coupling_21_;  // (â a)_{s1}: the ∇V(q0) coefficient of q1 in the explicit two-stage case
+  double c_end_;        // c_s: the end point's time is t + c_s h (c_s = Σb = 1 up to rounding)
   int n_ = -1, m_ = -1;
   external_linear_solver* linear_solver_ = nullptr;
   double h_previous_ = 0;
   continuation<vector<N>, vector<N>> cont_;  // the last end point (q1, p1), where each step writes its result
   vector<N>& q1() { return cont_.template end<0>(); }
   vector<N>& p1() { return cont_.template end<1>(); }
-  vector<N> v_;
+  vector<N> v_, force_;
   vector<N> grad_[2];  // ∇V at the start and end of a step: grad_[start_], grad_[1 − start_]
   vector<M> gval_, gv_;
   jacobian_type jac_[2];  // G at the start and end of a step

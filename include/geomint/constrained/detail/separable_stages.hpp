@@ -12,6 +12,10 @@
 // previous step's momentum projection. For RATTLE this is the classical SHAKE iteration on an
 // m × m system. The contraction factor is O(h); if it is poor the stepper falls back to the
 // general stage solver (full Newton).
+//
+// A position-only force f(t, q) (forced_system.hpp) enters as ∂H/∂q − f does in (2.6): ∇V(Q_k)
+// becomes ∇V(Q_k) − f(t0 + c_k h, Q_k) throughout (net_gradient), c = the position tableau's
+// row sums, so each stage sees its own time.
 #pragma once
 
 #include <array>
@@ -26,6 +30,18 @@ namespace detail {
 
 /// Thrown by a fast path when its iteration matrix is not good enough; caught by the stepper.
 struct fast_path_declined {};
+
+/// ∇V(q) − f(t, q): the separable path's gradient at a stage of time t, with a position-only
+/// force if the system has one (`force`: scratch of size n). Tells the system the time first.
+template <class System, class Q, class Out, class Work>
+void net_gradient(const System& sys, double t, const Q& q, Out& out, Work& force) {
+  at_time(sys, t);
+  sys.potential_gradient(q, out);
+  if constexpr (system_traits<System>::has_position_force) {
+    sys.position_force(t, q, force);
+    out -= force;
+  }
+}
 
 template <class System, int S>
 class separable_stages {
@@ -54,6 +70,7 @@ class separable_stages {
     lambda_.resize(m, S - 1);
     minv_f_.resize(n, S - 1);
     work_n_.resize(n);
+    force_.resize(n);
     rho_.resize(m, S - 1);
     rhs_m_.resize(m);
     y_.resize(m, S - 1);
@@ -62,11 +79,13 @@ class separable_stages {
   }
   int unknown_count() const { return (S - 1) * (n_ + m_); }
 
-  /// Binds the step: (q0, p0), ∇V(q0), G(q0) and the factorized S0 = G(q0)M⁻¹G(q0)ᵀ.
+  /// Binds the step from time t: (q0, p0), ∇V(q0) (− f(t, q0)), G(q0) and the factorized
+  /// S0 = G(q0)M⁻¹G(q0)ᵀ.
   template <class Q0, class P0>
   void begin(const System& sys, const Q0& q0, const P0& p0, const vector<N>& grad0,
-             const jacobian_type& g0, constraint_gram<System>& gram0, double h) {
+             const jacobian_type& g0, constraint_gram<System>& gram0, double t, double h) {
     sys_ = &sys;
+    t0_ = t;
     gram_ = &gram0;
     g0_ = &g0;
     h_ = h;
@@ -97,12 +116,7 @@ class separable_stages {
   void residual(const unknowns& z, unknowns& r) {
     unpack(z);
     const System& sys = *sys_;
-    for (int k = 1; k < S - 1; ++k) {  // interior stages: gradient and Jacobian at Q_k
-      work_n_ = q_.col(k);
-      sys.potential_gradient(work_n_, effect_);
-      grad_.col(k) = effect_;
-      sys.constraint_jacobian(work_n_, jac_[k]);
-    }
+    interior_stages();
     for (int k = 0; k < S - 1; ++k) {
       work_n_ = h_ * h_ * grad_.col(k);
       if (m_ > 0) work_n_.noalias() += stage_jacobian(k).transpose() * lambda_.col(k);
@@ -115,6 +129,7 @@ class separable_stages {
       for (int k = 0; k < S - 1; ++k) ri += coupling_(i, k) * minv_f_.col(k);
       if (m_ > 0) {
         work_n_ = q_.col(i);
+        at_time(sys, stage_time(i));
         sys.constraint(work_n_, rhs_m_);
         r.segment((S - 1) * n_ + (i - 1) * m_, m_) = rhs_m_;
       }
@@ -167,14 +182,9 @@ class separable_stages {
               jacobian_type& g1, vector<N>& p_hat) {
     const System& sys = *sys_;
     unpack(z);
-    for (int k = 1; k < S - 1; ++k) {
-      work_n_ = q_.col(k);
-      sys.potential_gradient(work_n_, effect_);
-      grad_.col(k) = effect_;
-      sys.constraint_jacobian(work_n_, jac_[k]);
-    }
+    interior_stages();
     q1 = q_.col(S - 1);
-    sys.potential_gradient(q1, grad1);
+    net_gradient(sys, stage_time(S - 1), q1, grad1, force_);
     sys.constraint_jacobian(q1, g1);
     grad_.col(S - 1) = grad1;
     p_hat = p0;
@@ -191,16 +201,26 @@ class separable_stages {
     for (int k = 0; k < S - 1; ++k) lambda_.col(k) = z.segment((S - 1) * n_ + k * m_, m_);
   }
   const jacobian_type& stage_jacobian(int k) const { return k == 0 ? *g0_ : jac_[k]; }
+  double stage_time(int i) const { return t0_ + c_(i) * h_; }
+  /// Gradient (− force) and Jacobian at the interior stages Q_k, k = 2..s−1.
+  void interior_stages() {
+    for (int k = 1; k < S - 1; ++k) {
+      work_n_ = q_.col(k);
+      net_gradient(*sys_, stage_time(k), work_n_, effect_, force_);
+      grad_.col(k) = effect_;
+      sys_->constraint_jacobian(work_n_, jac_[k]);
+    }
+  }
 
   matrix<S, S> coupling_;                  // B = â a
   matrix<S - 1, S - 1> coupling_inverse_;  // A⁻¹
   vector<S> c_, b_;
   int n_ = 0, m_ = 0;
-  double h_ = 0, q0_scale_ = 1, effect_norm_ = 0;
+  double t0_ = 0, h_ = 0, q0_scale_ = 1, effect_norm_ = 0;
   const System* sys_ = nullptr;
   constraint_gram<System>* gram_ = nullptr;
   const jacobian_type* g0_ = nullptr;
-  vector<N> v0_, work_n_, effect_;
+  vector<N> v0_, work_n_, effect_, force_;
   vector<M> rhs_m_;
   matrix<N, S> q_, grad_;
   matrix<M, S - 1> lambda_, rho_, y_;

@@ -6,7 +6,8 @@
 //
 // so the unknown is Λ̃ alone and g(Q(Λ̃)) = 0 is the m × m nonlinear system of SHAKE, iterated
 // with the matrix −B S0, S0 = G(q0)M⁻¹G(q0)ᵀ factorized once (and shared with the previous
-// step's momentum projection).
+// step's momentum projection). With a position-only force f(t, q), ∇V is ∇V − f at the
+// stage times t0 and t0 + c_2 h (net_gradient in separable_stages.hpp).
 #pragma once
 
 #include <cmath>
@@ -36,6 +37,7 @@ class separable_two_stage {
     q_.resize(n);
     work_.resize(n);
     y_effect_.resize(n);
+    force_.resize(n);
     lambda_.resize(m);
     if constexpr (!traits::sparse_jacobian) bw_.resize(n, m);
   }
@@ -43,8 +45,9 @@ class separable_two_stage {
 
   template <class Q0, class P0>
   void begin(const System& sys, const Q0& q0, const P0& p0, const vector<N>& grad0, const jacobian_type& g0,
-             constraint_gram<System>& gram0, double h) {
+             constraint_gram<System>& gram0, double t, double h) {
     sys_ = &sys;
+    t1_ = t + c2_ * h;
     g0_ = &g0;
     gram_ = &gram0;
     h_ = h;
@@ -63,6 +66,7 @@ class separable_two_stage {
   // --- Newton problem interface ------------------------------------------------------------
   void residual(const unknowns& z, unknowns& r) {
     positions(z);
+    at_time(*sys_, t1_);
     sys_->constraint(q_, r);
   }
   bool has_jacobian() const { return true; }
@@ -86,7 +90,7 @@ class separable_two_stage {
               jacobian_type& g1, vector<N>& p_hat) {
     positions(z);
     q1 = q_;
-    sys_->potential_gradient(q1, grad1);
+    net_gradient(*sys_, t1_, q1, grad1, force_);
     sys_->constraint_jacobian(q1, g1);
     p_hat = p0 - (h_ * b_(0)) * grad0 - (h_ * b_(1)) * grad1;
     if (m_ > 0) p_hat.noalias() -= (b_(0) / h_) * (g0_->transpose() * z);
@@ -113,11 +117,11 @@ class separable_two_stage {
   double coupling_, minus_inverse_coupling_, c2_;
   vector<2> b_;
   int m_ = 0;
-  double h_ = 0, inverse_q_scale_ = 1, effect_ = 0;
+  double h_ = 0, t1_ = 0, inverse_q_scale_ = 1, effect_ = 0;
   const System* sys_ = nullptr;
   const jacobian_type* g0_ = nullptr;
   constraint_gram<System>* gram_ = nullptr;
-  vector<N> q_free_, q_, work_, y_effect_;
+  vector<N> q_free_, q_, work_, y_effect_, force_;
   vector<M> lambda_;
   matrix<N, M> bw_;  // B M⁻¹G0ᵀ
   bool bw_dense_ = false;

@@ -11,15 +11,20 @@
  *   GeomintFree(&mem);
  *
  * The problem is a constrained Hamiltonian system (geomint's constrained_system.hpp):
- *   q' = dH/dp,   p' = -dH/dq - G(q)^T lambda,   0 = g(q),   G = dg/dq,
- * given by callbacks on serial N_Vectors. geomint views their data with Eigen::Map and runs
+ *   q' = dH/dp,   p' = -dH/dq - G(q)^T lambda + f(t, q, p),   0 = g(q),   G = dg/dq,
+ * given by callbacks on serial N_Vectors, the non-conservative force f optional
+ * (GeomintSetForce). geomint views their data with Eigen::Map and runs
  * its C++ steppers; results are bit for bit those of the C++ steppers on the same system.
  *
  * Callbacks return 0 on success, > 0 for a recoverable failure (the step fails with
  * GEOMINT_CALLBACK_RECOVERABLE; a smaller step may succeed) and < 0 for an unrecoverable one
  * (GEOMINT_CALLBACK_FAIL). Either way the state is left as it was before the failing step.
- * Callbacks must not modify their input vectors. Their time argument is the start of the step
- * being taken (the Hamiltonian and constraints themselves are autonomous).
+ * Callbacks must not modify their input vectors. Their time argument is the time of the stage
+ * being evaluated, t_n + c_i h (c_i: the row sums of the method's position tableau; RATTLE:
+ * t_n and t_n + h, Lobatto 3 stages: t_n, t_n + h/2, t_n + h), so that a time-dependent force
+ * is integrated to the method's order. The Hamiltonian and the constraints must not depend on
+ * t (only the force may). Methods 106, 300 and 301 pass the step's start time (they take no
+ * force).
  *
  * Every function returns a flag: GEOMINT_SUCCESS (0), > 0 recoverable, < 0 fatal; names by
  * GeomintGetReturnFlagName. A failing call records its flag and an ASCII message in the memory
@@ -128,6 +133,15 @@ typedef struct GeomintCallbacks {
   GeomintEnergyFn hamiltonian; /* optional: H(q, p), for GeomintGetEnergy only                */
 } GeomintCallbacks;
 
+/* f = f(t, q, p), the non-conservative generalized force (length n), for GeomintSetForce. */
+typedef int (*GeomintForceFn)(sunrealtype t, N_Vector q, N_Vector p, N_Vector f, void* user_data);
+
+/* ---- GeomintSetForce: what the force depends on ------------------------------------------ */
+#define GEOMINT_FORCE_POSITION 1 /* f(t, q) only: p is passed as zeros. A separable H keeps its
+                                    fast stage solve (f folded into grad V: G M^-1 G^T, m x m) */
+#define GEOMINT_FORCE_GENERAL 2  /* f(t, q, p) (damping): the stages are solved by full Newton
+                                    (needs a dense G)                                           */
+
 /* Called by every failing call on a memory block, after its flag and message are recorded:
  * error_code = the flag, module = "GEOMINT" or "GEOMINT_LIE", function = the failing function's
  * name, msg = the message (ASCII), eh_data as given. The signature of IDAErrHandlerFn. */
@@ -170,6 +184,13 @@ int GeomintSetMass(void* mem, N_Vector mass);
  * A sparse G needs a separable H. Without constraints the steppers are unconstrained.
  * GeomintSetConstraints(mem, NULL, NULL, NULL) removes them. */
 int GeomintSetConstraints(void* mem, GeomintConstraintFn g, GeomintConstraintJacFn jac, SUNMatrix G);
+/* A non-conservative force f (GeomintForceFn): dependence = GEOMINT_FORCE_POSITION or
+ * GEOMINT_FORCE_GENERAL. f(t, ...) is evaluated at each stage's time. Taken by the constrained
+ * PRK methods (ids 100-105; the others refuse a forced problem with GEOMINT_ILL_INPUT at
+ * GeomintEvolve) and by the IDA reference. A velocity-dependent force with a sparse G is
+ * GEOMINT_ILL_INPUT. force = NULL removes it. Its Jacobians, for Newton's matrix of the
+ * general path, are forward differences. With a force the energy is no longer conserved. */
+int GeomintSetForce(void* mem, GeomintForceFn force, int dependence);
 /* Optional second derivatives for Newton's matrices (NULL: forward differences). */
 int GeomintSetHessianFns(void* mem, GeomintHessianFn h_qq, GeomintHessianFn h_qp, GeomintHessianFn h_pp);
 int GeomintSetConstraintHessianFn(void* mem, GeomintConstraintHessianFn fn);
@@ -253,6 +274,7 @@ int GeomintGetNumEnergyEvals(void* mem, long int* nevals);
 int GeomintGetNumConstraintEvals(void* mem, long int* n_g, long int* n_jac);
 int GeomintGetNumHessianEvals(void* mem, long int* n_qq, long int* n_qp, long int* n_pp,
                               long int* n_constraint);
+int GeomintGetNumForceEvals(void* mem, long int* nevals);  /* 0 without GeomintSetForce       */
 /* All of the above (and the time and step sizes) as IDAPrintAllStats prints IDA's: fmt =
  * SUN_OUTPUTFORMAT_TABLE (one "name = value" line each) or SUN_OUTPUTFORMAT_CSV (one line); an
  * int, so that any other value is a checked GEOMINT_ILL_INPUT (in C++ an out-of-range enum is

@@ -54,8 +54,9 @@ class constrained_dae final : public dae_model {
   using traits = system_traits<System>;
   static constexpr int N = traits::n, M = traits::m;
   static constexpr bool sparse = traits::sparse_jacobian;
-  static_assert(!sparse || (traits::separable && !traits::has_force),
-                "geomint: a sparse constraint Jacobian needs a separable, unforced system");
+  // The sparse Jacobian keeps M⁻¹ only (no ∂²H or ∂f blocks): separable H, force f(t, q) if any.
+  static_assert(!sparse || (traits::separable && (!traits::has_force || traits::has_position_force)),
+                "geomint: a sparse constraint Jacobian needs a separable system, with a position force if any");
   using jacobian_type = typename traits::jacobian_type;
 
  public:
