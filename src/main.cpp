@@ -382,7 +382,7 @@ struct section_output {
       : a_(a),
         definition(find_section(d, a.section)),
         csv(a.out + "/" + a.problem + "_" + m.properties.alias + "_section.csv") {
-    csv_preamble{a.problem, values.all()}.write(
+    csv_preamble{version_line, a.problem, values.all()}.write(
         csv, {{"method", m.properties.id + " (" + m.properties.alias + ")"},
               {"section", definition.name + ": " + definition.definition}});
     csv.header({"t", definition.x_name, definition.y_name});
