@@ -118,7 +118,7 @@ static void* worker(void* arg) {
     if (r->flag == GEOMINT_SUCCESS) r->flag = GeomintSetMass(mem, mass);
     if (r->flag == GEOMINT_SUCCESS) r->flag = GeomintSetConstraints(mem, constraint, constraint_jacobian, G);
     if (r->flag == GEOMINT_SUCCESS) r->flag = GeomintSetFixedStep(mem, 0.01);
-    if (r->flag == GEOMINT_SUCCESS) r->flag = GeomintEvolve(mem, 2.0, q, p, &t);
+    if (r->flag == GEOMINT_SUCCESS) r->flag = GeomintEvolve(mem, 2.0, q, p, &t, GEOMINT_NORMAL);
     if (r->flag == GEOMINT_SUCCESS) r->flag = GeomintGetEnergy(mem, &r->energy);
     if (r->flag == GEOMINT_SUCCESS)
       r->flag = GeomintGetConstraintResidual(mem, &r->position_residual, &r->velocity_residual);
