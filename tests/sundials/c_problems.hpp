@@ -13,6 +13,8 @@
 #include <limits>
 #include <memory>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "geomint/problems/double_spherical_pendulum.hpp"
 #include "geomint/problems/pendulum_chain.hpp"
@@ -25,6 +27,13 @@ namespace sundials_test {
 using Eigen::VectorXd;
 using vmap = Eigen::Map<VectorXd>;
 inline vmap map(N_Vector v) { return vmap(N_VGetArrayPointer(v), N_VGetLength(v)); }
+
+/// The last error message of a Geomint* memory block ("" if none).
+inline std::string last_error(void* mem) {
+  const char* m = nullptr;
+  GeomintGetLastErrorMessage(mem, &m);
+  return m ? m : "";
+}
 
 /// Owns a SUNContext and serial N_Vectors.
 class sun {

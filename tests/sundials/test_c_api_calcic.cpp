@@ -15,12 +15,6 @@ using Eigen::VectorXd;
 
 namespace {
 
-std::string last_error(void* mem) {
-  const char* m = nullptr;
-  GeomintGetLastErrorMessage(mem, &m);
-  return m ? m : "";
-}
-
 /// The double pendulum's initial state moved off the manifold: q by dq in x1, p by dp in p_z1.
 std::pair<VectorXd, VectorXd> perturbed(const dsp_data& d, double dq, double dp) {
   auto x = d.problem.initial_state();

@@ -17,11 +17,6 @@ using Eigen::VectorXd;
 
 namespace {
 
-std::string last_error(void* mem) {
-  const char* m = nullptr;
-  GeomintGetLastErrorMessage(mem, &m);
-  return m ? m : "";
-}
 int last_flag(void* mem) {
   int flag = 12345;
   GeomintGetLastFlag(mem, &flag);

@@ -30,12 +30,6 @@ namespace {
 
 bool bitwise_equal(const VectorXd& a, N_Vector b) { return (a.array() == map(b).array()).all(); }
 
-std::string last_error(void* mem) {
-  const char* m = nullptr;
-  GeomintGetLastErrorMessage(mem, &m);
-  return m ? m : "";
-}
-
 /// Evolves mem over `count` intervals of 0.1 with h = 0.01; `advance(x, t, h)` takes the C++
 /// stepper's step. After every interval the states must agree bit for bit: the C module runs the
 /// same C++ code on the same arithmetic (the callbacks compute what the C++ system computes).

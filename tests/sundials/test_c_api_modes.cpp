@@ -15,12 +15,6 @@ namespace {
 
 bool bitwise_equal(N_Vector a, N_Vector b) { return (map(a).array() == map(b).array()).all(); }
 
-std::string last_error(void* mem) {
-  const char* m = nullptr;
-  GeomintGetLastErrorMessage(mem, &m);
-  return m ? m : "";
-}
-
 // The free rigid body on so(3)*, H = ½ Σ y_i²/I_i.
 const double inertia[3] = {2.0, 1.0, 2.0 / 3.0};
 int rb_gradient(sunrealtype, N_Vector y, N_Vector out, void*) {

@@ -17,12 +17,6 @@ using Eigen::VectorXd;
 
 namespace {
 
-std::string last_error(void* mem) {
-  const char* m = nullptr;
-  GeomintGetLastErrorMessage(mem, &m);
-  return m ? m : "";
-}
-
 // g0 = q_y (the pendulum crosses the vertical xz plane), g1 = q_x.
 int plane_roots(sunrealtype, N_Vector q, N_Vector, sunrealtype* g, void*) {
   g[0] = NV_Ith_S(q, 1);

@@ -21,12 +21,6 @@ using Eigen::VectorXd;
 
 namespace {
 
-std::string last_error(void* mem) {
-  const char* m = nullptr;
-  GeomintGetLastErrorMessage(mem, &m);
-  return m ? m : "";
-}
-
 /// What a print function writes, read back.
 template <class Print>
 std::string printed(Print&& print) {

@@ -73,15 +73,7 @@ int GeomintGetDky(void* mem, sunrealtype t, int k, N_Vector dky_q, N_Vector dky_
     const long n = m.problem.n;
     if (!serial(dky_q, n) || !serial(dky_p, n))
       return m.ill_input("dky_q and dky_p must be serial N_Vectors of length n = " + std::to_string(n));
-    if (k != 0 && k != 1) return m.fail(GEOMINT_BAD_K, "geomint: GeomintGetDky: k = " + std::to_string(k) + " (0 or 1)");
-    if (!m.have_step) return m.ill_input("GeomintGetDky needs a step (call GeomintEvolve first)");
-    const double slack = 1e-12 * std::fabs(m.t - m.t_prev);
-    if (!(t >= std::fmin(m.t_prev, m.t) - slack && t <= std::fmax(m.t_prev, m.t) + slack)) {
-      char why[200];
-      std::snprintf(why, sizeof why, "geomint: GeomintGetDky: t = %.17g is outside the last step [%.17g, %.17g]", t,
-                    m.t_prev, m.t);
-      return m.fail(GEOMINT_BAD_T, why);
-    }
+    if (const int flag = m.check_dky(t, k, m.have_step, m.t_prev, m.t)) return flag;
     m.extension().evaluate(t, k, N_VGetArrayPointer(dky_q), N_VGetArrayPointer(dky_p));
     return m.succeed();
   });

@@ -2,6 +2,8 @@
 // to return flags (geomint_sundials.h). Nothing thrown by geomint or a callback reaches C.
 #pragma once
 
+#include <cmath>
+#include <cstdio>
 #include <exception>
 #include <new>
 #include <stdexcept>
@@ -38,6 +40,19 @@ struct memory_kind {
   /// A successful call leaves the record of the last failure as it is.
   static int succeed() { return GEOMINT_SUCCESS; }
   int ill_input(const std::string& why) { return fail(GEOMINT_ILL_INPUT, "geomint: " + why); }
+  /// Geomint(Lie)GetDky's checks of (t, k) against the last step [t_prev, t_now]:
+  /// GEOMINT_BAD_K, GEOMINT_ILL_INPUT before the first step, GEOMINT_BAD_T outside it.
+  int check_dky(double t, int k, bool have_step, double t_prev, double t_now) {
+    const std::string fn = function;
+    if (k != 0 && k != 1) return fail(GEOMINT_BAD_K, "geomint: " + fn + ": k = " + std::to_string(k) + " (0 or 1)");
+    if (!have_step) return ill_input(fn + " needs a step taken first");
+    const double slack = 1e-12 * std::fabs(t_now - t_prev);
+    if (t >= std::fmin(t_prev, t_now) - slack && t <= std::fmax(t_prev, t_now) + slack) return GEOMINT_SUCCESS;
+    char why[200];
+    std::snprintf(why, sizeof why, "geomint: %s: t = %.17g is outside the last step [%.17g, %.17g]", function, t, t_prev,
+                  t_now);
+    return fail(GEOMINT_BAD_T, why);
+  }
 };
 
 /// The block `mem` if it is of kind k, else null.

@@ -280,15 +280,7 @@ int GeomintLieGetDky(void* mem, sunrealtype t, int k, N_Vector dky) {
   return guarded(mem, __func__, [&](lie_memory& m) {
     const int d = m.problem.dimension;
     if (!serial(dky, d)) return ill_input(m, "dky must be a serial N_Vector of length " + std::to_string(d));
-    if (k != 0 && k != 1) return m.fail(GEOMINT_BAD_K, "geomint: GeomintLieGetDky: k = " + std::to_string(k) + " (0 or 1)");
-    if (!m.have_step) return ill_input(m, "GeomintLieGetDky needs a step (call GeomintLieEvolve first)");
-    const double slack = 1e-12 * std::fabs(m.t - m.t_prev);
-    if (!(t >= std::fmin(m.t_prev, m.t) - slack && t <= std::fmax(m.t_prev, m.t) + slack)) {
-      char why[200];
-      std::snprintf(why, sizeof why, "geomint: GeomintLieGetDky: t = %.17g is outside the last step [%.17g, %.17g]", t,
-                    m.t_prev, m.t);
-      return m.fail(GEOMINT_BAD_T, why);
-    }
+    if (const int flag = m.check_dky(t, k, m.have_step, m.t_prev, m.t)) return flag;
     m.extension().interpolate(t, k, N_VGetArrayPointer(dky));
     return m.succeed();
   });
