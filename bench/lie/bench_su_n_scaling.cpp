@@ -132,7 +132,7 @@ int main(int argc, char** argv) {
   if (largest >= 1023) run(measure<1023>(reps));
 
   const double s_min = slope(rows, &bench::timing::min, true), s_med = slope(rows, &bench::timing::median, true);
-  std::printf("\nslope of log time against log N, N = 15..511 (min / median): step %.2f / %.2f, product %.2f / %.2f\n",
+  std::printf("\nslope of log time against log N, N = 15..%d (min / median): step %.2f / %.2f, product %.2f / %.2f\n",
               rows.back().n, s_min, s_med, slope(rows, &bench::timing::min, false), slope(rows, &bench::timing::median, false));
   std::printf("%-58s %8.3f %8.3f   target <= %.2f  %s\n", "su(N) GL2 step: log-log slope of time per step vs N", s_min,
               s_med, 3.2, s_min <= 3.2 ? "met" : "MISSED");
