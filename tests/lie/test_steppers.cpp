@@ -630,6 +630,40 @@ BOOST_AUTO_TEST_CASE(fixed_point_gl2_on_su15_keeps_casimirs) {
   BOOST_TEST(fp.statistics().fixed_point.iterations < 20 * fixed.newton.max_iterations);
 }
 
+// su(17): the first size with dynamic matrices, where state ↔ matrix go through FFTs when the
+// build has FFTW (su_n::uses_fft). (1) hermitian() against its definition entry by entry,
+// W_{(j+m₂) mod N, j} = Σ_{m₁} ω_m ε^{m₁(2j+m₂)} over m and −m (ω_{−m} = ω_m*), summed directly;
+// (2) coefficients() inverts it; (3) the prepared Cayley action of an implicit RKMK step equals
+// cayley_coadjoint_double. Each side rounds sums of ≤ N² terms of size ≤ max|x| (or products of
+// N × N matrices of norm ~1), an error ≲ N ε ≈ 4e-15 relative; bound 1e-13.
+BOOST_AUTO_TEST_CASE(su17_matrix_of_a_state_and_prepared_cayley_action) {
+  constexpr int N = 17;
+  const problems::sine_euler<N> fluid;
+  const su_n<N>& a = fluid.algebra();
+  const auto x = problems::sine_euler<N>::random_initial_state(7);
+  const double two_pi = 6.283185307179586476925286766559;
+  Eigen::MatrixXcd w = Eigen::MatrixXcd::Zero(N, N);
+  for (int i = 0; i < su_n<N>::mode_count; ++i) {
+    const auto m = a.modes()[i];
+    for (int sign : {1, -1}) {
+      const std::complex<double> om(x(2 * i), sign * x(2 * i + 1));
+      const int m1 = sign * m.m1, m2 = sign * m.m2;
+      for (int j = 0; j < N; ++j)
+        w((((j + m2) % N) + N) % N, j) += om * std::polar(1.0, two_pi * double(m1 * (2 * j + m2)) / N);
+    }
+  }
+  const double scale = x.cwiseAbs().maxCoeff();
+  BOOST_TEST((a.hermitian(x) - w).cwiseAbs().maxCoeff() / (N * scale) <= 1e-13);
+  BOOST_TEST((a.coefficients(a.hermitian(x)) - x).cwiseAbs().maxCoeff() / scale <= 1e-13);
+
+  su_n<N>::cayley_action act;
+  act.prepare(a, x);
+  const auto sigma = (0.05 * problems::sine_euler<N>::random_initial_state(8)).eval();
+  const auto expected = a.cayley_coadjoint_double(sigma, x);
+  BOOST_TEST((act.stage(a, sigma) - expected).cwiseAbs().maxCoeff() / scale <= 1e-13);
+  BOOST_TEST((act.act(a, sigma) - expected).cwiseAbs().maxCoeff() / scale <= 1e-13);
+}
+
 // The fixed point starts from stages extrapolated from the previous step when the state
 // continues it with the same h: it must reach the same stages (both iterate to round-off, so
 // 20 steps agree to ~ε·N per step; bound 1e-13 as above) in fewer iterations than the

@@ -167,6 +167,22 @@ struct has_double_actions<A, std::void_t<decltype(std::declval<const A&>().exp_c
                                  std::declval<const typename A::vector_type&>(),
                                  std::declval<const typename A::vector_type&>()))>> : std::true_type {};
 
+/// The coadjoint actions of one step's stage points on its y₀, for algebras that keep nothing
+/// across them: Coordinates::stage_act / act with y₀ (see cayley_coordinates::prepared_action).
+template <class Algebra, class Coordinates>
+class plain_action {
+ public:
+  using vec = typename Algebra::vector_type;
+  void prepare(const Algebra&, const vec& y0) { y0_ = &y0; }
+  template <class S>
+  vec stage(const Algebra& a, const Eigen::MatrixBase<S>& sigma) { return Coordinates::stage_act(a, sigma, *y0_); }
+  template <class S>
+  vec act(const Algebra& a, const Eigen::MatrixBase<S>& sigma) { return Coordinates::act(a, sigma, *y0_); }
+
+ private:
+  const vec* y0_ = nullptr;
+};
+
 }  // namespace lie_detail
 
 /// The Bernoulli series of dexp_inv (out of line, so that the short truncations inline).
@@ -189,9 +205,10 @@ struct has_own_dexp_inv<A, std::void_t<decltype(std::declval<const A&>().dexp_in
 
 /// dexp⁻¹_σ v = Σ_{k=0}^{q} (B_k/k!) ad_σ^k v (Engø–Faltinsen (4.19)), truncated after degree q
 /// in σ, or summed to round-off for q = full_series. An algebra's own closed form (so3) is used
-/// where it has one.
+/// where it has one. (always_inline: on the critical path of every RKMK stage; GCC's inline
+/// limits in a large step function left it as a call, its arguments and result through memory.)
 template <class Algebra, class S, class V>
-typename Algebra::vector_type dexp_inv(const Algebra& a, const Eigen::MatrixBase<S>& sigma,
+[[gnu::always_inline]] inline typename Algebra::vector_type dexp_inv(const Algebra& a, const Eigen::MatrixBase<S>& sigma,
                                        const Eigen::MatrixBase<V>& v, int q) {
   using vec = typename Algebra::vector_type;
   if constexpr (lie_detail::has_own_dexp_inv<Algebra>::value) {

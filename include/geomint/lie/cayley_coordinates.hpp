@@ -3,9 +3,22 @@
 // y₁ = Ad*_{cay(−σ)} y₀ (4.23), and σ obeys σ' = dcay⁻¹_σ(∇H(y)).
 #pragma once
 
+#include <type_traits>
+
 #include "geomint/lie/algebra.hpp"
 
 namespace geomint {
+
+namespace lie_detail {
+template <class Algebra, class = void>
+struct cayley_prepared {
+  using type = void;
+};
+template <class Algebra>
+struct cayley_prepared<Algebra, std::void_t<typename Algebra::cayley_action>> {
+  using type = typename Algebra::cayley_action;
+};
+}  // namespace lie_detail
 
 struct cayley_coordinates {
   template <class Algebra>
@@ -34,6 +47,14 @@ struct cayley_coordinates {
     else
       return a.cayley_coadjoint(sigma, y);
   }
+  /// The stage points' actions for one step: Algebra::cayley_action where the algebra keeps
+  /// work that depends on y₀ alone across them (su_n: W(y₀), see su_n::cayley_action), else
+  /// stage_act / act. Interface: prepare(a, y₀), stage(a, σ), act(a, σ).
+  template <class Algebra>
+  using prepared_action =
+      std::conditional_t<std::is_void<typename lie_detail::cayley_prepared<Algebra>::type>::value,
+                         lie_detail::plain_action<Algebra, cayley_coordinates>,
+                         typename lie_detail::cayley_prepared<Algebra>::type>;
   /// dcay⁻¹_σ v truncated after degree q in σ (it has degree 2; full_series: exact).
   template <class Algebra, class S, class V>
   static typename Algebra::vector_type inverse_differential(const Algebra& a, const Eigen::MatrixBase<S>& sigma,

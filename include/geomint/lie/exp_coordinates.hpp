@@ -19,23 +19,26 @@ struct exp_coordinates {
 
   /// y ↦ Ad*_{exp(−σ)} y, i.e. coadjoint(exp(σ), y).
   template <class Algebra, class S, class Y>
-  static typename Algebra::vector_type act(const Algebra& a, const Eigen::MatrixBase<S>& sigma,
+  [[gnu::always_inline]] static typename Algebra::vector_type act(const Algebra& a, const Eigen::MatrixBase<S>& sigma,
                                            const Eigen::MatrixBase<Y>& y) {
     return a.exp_coadjoint(sigma, y);
   }
   /// The same action for a stage point of a Runge–Kutta method, which only feeds ∇H: in double
   /// precision where the algebra offers it (its rounding never reaches the orbit).
   template <class Algebra, class S, class Y>
-  static typename Algebra::vector_type stage_act(const Algebra& a, const Eigen::MatrixBase<S>& sigma,
+  [[gnu::always_inline]] static typename Algebra::vector_type stage_act(const Algebra& a, const Eigen::MatrixBase<S>& sigma,
                                                  const Eigen::MatrixBase<Y>& y) {
     if constexpr (lie_detail::has_double_actions<Algebra>::value)
       return a.exp_coadjoint_double(sigma, y);
     else
       return a.exp_coadjoint(sigma, y);
   }
+  /// The stage points' actions for one step (see cayley_coordinates::prepared_action).
+  template <class Algebra>
+  using prepared_action = lie_detail::plain_action<Algebra, exp_coordinates>;
   /// dexp⁻¹_σ v truncated after degree q in σ (full_series: to round-off).
   template <class Algebra, class S, class V>
-  static typename Algebra::vector_type inverse_differential(const Algebra& a, const Eigen::MatrixBase<S>& sigma,
+  [[gnu::always_inline]] static typename Algebra::vector_type inverse_differential(const Algebra& a, const Eigen::MatrixBase<S>& sigma,
                                                             const Eigen::MatrixBase<V>& v, int q) {
     return dexp_inv(a, sigma, v, q);
   }

@@ -38,9 +38,19 @@ namespace geomint {
 
 namespace detail {
 
-/// The RKMK step for one algebra, tableau size and coordinates (the tableau itself is data).
-template <class Algebra, int S, class Coordinates>
+/// Whether a method tag states its explicit tableau as constants (Tag::a(i, j), Tag::b(i)).
+template <class Tag, class = void>
+struct has_constant_tableau : std::false_type {};
+template <class Tag>
+struct has_constant_tableau<Tag, std::void_t<decltype(std::integral_constant<bool, (Tag::a(0, 0), Tag::b(0), true)>{})>>
+    : std::true_type {};
+
+/// The RKMK step for one algebra, tableau size and coordinates. The tableau is data, except for
+/// a method tag Tag with a constant explicit tableau (rk::forward_euler, rk::heun, rk::rk4): its
+/// stages are then formed from compile-time coefficients (see explicit_stage).
+template <class Algebra, int S, class Coordinates, class Tag = void>
 class rkmk_workspace {
+  static constexpr bool constant_tableau = has_constant_tableau<Tag>::value;
   static constexpr int D = Algebra::dimension;
   static constexpr int SD = size::fixed_if_small(size::product(S, D));
   using vec = vector<D>;
@@ -71,7 +81,7 @@ class rkmk_workspace {
         stage_scratch w;
         w.y0 = y;
         explicit_stages(sys, alg, dt, w);
-        return finish(alg, t, dt, w, y, stats);
+        return finish<false>(alg, t, dt, w, y, stats);
       }
     }
     w_.y0 = y;
@@ -79,10 +89,12 @@ class rkmk_workspace {
       explicit_stages(sys, alg, dt, w_);
     } else {
       require_finite_state(t, dt, w_.y0);
+      action_.prepare(alg, w_.y0);
       if (fixed_point_) fixed_point_stages(sys, alg, t, dt, opt, stats);
       else implicit_stages(sys, alg, t, dt, opt, stats);
     }
-    finish(alg, t, dt, w_, y, stats);
+    if (explicit_) finish<false>(alg, t, dt, w_, y, stats);
+    else finish<true>(alg, t, dt, w_, y, stats);
     if (fixed_point_) {  // only after a successful step: the next one may extrapolate from it
       k_previous_ = w_.k;
       cont_.template end<0>() = w_.y1;
@@ -129,10 +141,14 @@ class rkmk_workspace {
   };
 
   /// σ = h Σ b_i k_i, y₁ = Ad*_{ψ(−σ)} y₀ ((4.21), (4.23)); y is only written if y₁ is finite.
-  template <class Y>
-  void finish(const Algebra& alg, double t, double dt, stage_scratch& w, Y& y, step_statistics& stats) {
+  /// Prepared: the implicit stages' action_ (prepared for w.y0) acts.
+  template <bool Prepared, class Y>
+  [[gnu::always_inline]] void finish(const Algebra& alg, double t, double dt, stage_scratch& w, Y& y, step_statistics& stats) {
     w.sigma.noalias() = w.k * (dt * tableau_.b);  // h b_i first: one product less after the last k_i
-    w.y1 = Coordinates::act(alg, w.sigma, w.y0);
+    if constexpr (Prepared)
+      w.y1 = action_.act(alg, w.sigma);
+    else
+      w.y1 = Coordinates::act(alg, w.sigma, w.y0);
     if (!w.y1.allFinite()) throw_non_finite(t, dt);
     y = w.y1;
     ++stats.steps;
@@ -144,9 +160,10 @@ class rkmk_workspace {
 
   /// Stage i: σ_i from the stage slopes in `slopes`, then k_i = dψ⁻¹_{σ_i}(∇H(y_i)) into out.
   /// Only the nonzero a_ij enter (nonzero_, found once); a zero row is the stage y_i = y₀.
+  /// Implicit tableaux only: the stage point is action_'s (prepared for w.y0 in step()).
   template <class Sys, class Slopes, class Out>
   void stage(const Sys& sys, const Algebra& alg, const Slopes& slopes, int i, double dt, Out&& out,
-             stage_scratch& w) const {
+             stage_scratch& w) {
     if (nonzero_count_[i] == 0) {
       sys.gradient(w.y0, w.g);
       out = w.g;
@@ -157,36 +174,72 @@ class rkmk_workspace {
       const int j = nonzero_[i][n];
       w.sigma.noalias() += (dt * tableau_.a(i, j)) * slopes(j);
     }
-    w.ys = Coordinates::stage_act(alg, w.sigma, w.y0);
+    w.ys = action_.stage(alg, w.sigma);
     sys.gradient(w.ys, w.g);
     out = Coordinates::inverse_differential(alg, w.sigma, w.g, truncation_);
   }
 
   /// Explicit tableaux: the stages one after the other, unrolled at compile time so that the
   /// slopes k_j are addressed by constants (registers, not indexed memory, on the critical path).
+  /// The stage functions are always_inline: a stage left as a call keeps the scratch in memory,
+  /// a store and a load on the chain for every vector passed.
   template <class Sys>
-  void explicit_stages(const Sys& sys, const Algebra& alg, double dt, stage_scratch& w) const {
+  [[gnu::always_inline]] void explicit_stages(const Sys& sys, const Algebra& alg, double dt, stage_scratch& w) const {
     explicit_stages(sys, alg, dt, w, std::make_integer_sequence<int, S>{});
   }
   template <class Sys, int... I>
-  void explicit_stages(const Sys& sys, const Algebra& alg, double dt, stage_scratch& w,
+  [[gnu::always_inline]] void explicit_stages(const Sys& sys, const Algebra& alg, double dt, stage_scratch& w,
                        std::integer_sequence<int, I...>) const {
     (explicit_stage<I>(sys, alg, dt, w), ...);
   }
   /// Stage I of an explicit tableau: σ_I = h Σ_{j<I} a_Ij k_j, then as stage().
+  ///
+  /// With a run-time tableau σ_I starts from zero and adds the terms whose a_Ij ≠ 0, tested at
+  /// run time. On the rigid body (bench_rkmk_vs_rk4) that cost RKMK-RK4 ~0.5× runge_kutta4's
+  /// time against the same loop with constant coefficients: the stages form one chain of
+  /// dependent operations, and the zero start and the tests put an addition and data-dependent
+  /// selects on it in every stage, which the compiler cannot remove since the coefficients are
+  /// data. With a constant tableau only the nonzero terms are emitted, the first one assigned.
   template <int I, class Sys>
-  void explicit_stage(const Sys& sys, const Algebra& alg, double dt, stage_scratch& w) const {
-    if (nonzero_count_[I] == 0) {
-      sys.gradient(w.y0, w.g);
-      w.k.col(I) = w.g;
-      return;
+  [[gnu::always_inline]] void explicit_stage(const Sys& sys, const Algebra& alg, double dt, stage_scratch& w) const {
+    if constexpr (constant_tableau) {
+      constexpr int j0 = first_nonzero(I);
+      if constexpr (j0 == I) {
+        sys.gradient(w.y0, w.g);
+        w.k.col(I) = w.g;
+        return;
+      } else {
+        w.sigma.noalias() = (dt * Tag::a(I, j0)) * w.k.col(j0);
+        add_constant_terms<I, j0 + 1>(dt, w);
+      }
+    } else {
+      if (nonzero_count_[I] == 0) {
+        sys.gradient(w.y0, w.g);
+        w.k.col(I) = w.g;
+        return;
+      }
+      w.sigma.setZero();
+      for (int j = 0; j < I; ++j)
+        if (tableau_.a(I, j) != 0) w.sigma.noalias() += (dt * tableau_.a(I, j)) * w.k.col(j);
     }
-    w.sigma.setZero();
-    for (int j = 0; j < I; ++j)
-      if (tableau_.a(I, j) != 0) w.sigma.noalias() += (dt * tableau_.a(I, j)) * w.k.col(j);
     w.ys = Coordinates::stage_act(alg, w.sigma, w.y0);
     sys.gradient(w.ys, w.g);
     w.k.col(I) = Coordinates::inverse_differential(alg, w.sigma, w.g, truncation_);
+  }
+
+  /// The first j < i with a constant a_ij ≠ 0 (i if there is none).
+  static constexpr int first_nonzero(int i) {
+    int j = 0;
+    while (j < i && Tag::a(i, j) == 0) ++j;
+    return j;
+  }
+  /// σ_I += h a_IJ k_J for the constant a_IJ ≠ 0, J < I.
+  template <int I, int J>
+  void add_constant_terms(double dt, stage_scratch& w) const {
+    if constexpr (J < I) {
+      if constexpr (Tag::a(I, J) != 0) w.sigma.noalias() += (dt * Tag::a(I, J)) * w.k.col(J);
+      add_constant_terms<I, J + 1>(dt, w);
+    }
   }
 
   /// The stage equations as a problem for newton_solve (unknowns z = (k_1, …, k_s)).
@@ -286,6 +339,8 @@ class rkmk_workspace {
   int d_ = -1;
   bool fixed_point_ = false;
   stage_scratch w_;  ///< for dynamic sizes and implicit tableaux
+  /// The implicit stages' coadjoint actions on w_.y0 (su_n in Cayley coordinates keeps W(y₀)).
+  typename Coordinates::template prepared_action<Algebra> action_;
   vec g0_;
   matrix<D, S> k_next_;
   matrix<D, S> k_previous_;  ///< the last successful fixed-point step's stages, for the next guess
@@ -303,11 +358,12 @@ class rkmk_workspace {
 /// RKMK with an S-stage tableau given at run time (rkmk below names it by a tag type). One
 /// instantiation serves every tableau with S stages. The tableau is checked at construction
 /// (require_consistent_tableau: a declared order, Σb = 1, row sums = c).
-template <class Algebra, int S, class Coordinates = exp_coordinates>
-class rkmk_method : public stepper_base<rkmk_method<Algebra, S, Coordinates>, vector<Algebra::dimension>, lie_options> {
+template <class Algebra, int S, class Coordinates = exp_coordinates, class Tag = void>
+class rkmk_method
+    : public stepper_base<rkmk_method<Algebra, S, Coordinates, Tag>, vector<Algebra::dimension>, lie_options> {
   static_assert(Coordinates::template applies_to<Algebra>,
                 "geomint: Cayley coordinates need a quadratic group (Algebra::has_cayley)");
-  using base = stepper_base<rkmk_method<Algebra, S, Coordinates>, vector<Algebra::dimension>, lie_options>;
+  using base = stepper_base<rkmk_method<Algebra, S, Coordinates, Tag>, vector<Algebra::dimension>, lie_options>;
 
  public:
   using algebra_type = Algebra;
@@ -315,7 +371,7 @@ class rkmk_method : public stepper_base<rkmk_method<Algebra, S, Coordinates>, ve
   /// The order is the tableau's (order()); every RKMK method keeps the coadjoint orbit.
   using properties = method_properties<0, false, false, conserves_casimirs>;
   template <class System>
-  using workspace = detail::rkmk_workspace<Algebra, S, Coordinates>;
+  using workspace = detail::rkmk_workspace<Algebra, S, Coordinates, Tag>;
 
   explicit rkmk_method(const butcher_tableau<S>& tableau, const lie_options& options = {})
       : base(options), tableau_(tableau) {
@@ -328,7 +384,7 @@ class rkmk_method : public stepper_base<rkmk_method<Algebra, S, Coordinates>, ve
   const butcher_tableau<S>& tableau() const { return tableau_; }
   /// Whether the implicit stages of a d-dimensional system are solved by fixed-point iteration.
   bool uses_fixed_point(int d) const {
-    return !tableau_.is_explicit() && detail::rkmk_workspace<Algebra, S, Coordinates>::uses_fixed_point(this->options(), d);
+    return !tableau_.is_explicit() && detail::rkmk_workspace<Algebra, S, Coordinates, Tag>::uses_fixed_point(this->options(), d);
   }
 
   template <class System>
@@ -353,11 +409,17 @@ inline constexpr bool rkmk_is_symmetric =
 
 /// rkmk<Algebra, Tableau, Coordinates>: Tableau a method tag (rk::rk4, rk::heun,
 /// rk::forward_euler, rk::gauss_legendre<S>, rk::implicit_midpoint = GL2, rk::trapezoidal, …).
+/// A tag with a constant explicit tableau is passed on, so that the stages use its coefficients
+/// as constants; the other tags share rkmk_method<Algebra, S, Coordinates>.
 template <class Algebra, class Tableau, class Coordinates = exp_coordinates>
-class rkmk : public rkmk_method<Algebra, Tableau::stages, Coordinates> {
+using rkmk_base = rkmk_method<Algebra, Tableau::stages, Coordinates,
+                              std::conditional_t<detail::has_constant_tableau<Tableau>::value, Tableau, void>>;
+
+template <class Algebra, class Tableau, class Coordinates = exp_coordinates>
+class rkmk : public rkmk_base<Algebra, Tableau, Coordinates> {
  public:
   using properties = method_properties<Tableau::order, rkmk_is_symmetric<Tableau, Coordinates>, false, conserves_casimirs>;
-  explicit rkmk(const lie_options& options = {}) : rkmk_method<Algebra, Tableau::stages, Coordinates>(Tableau::tableau(), options) {}
+  explicit rkmk(const lie_options& options = {}) : rkmk_base<Algebra, Tableau, Coordinates>(Tableau::tableau(), options) {}
 };
 
 }  // namespace geomint

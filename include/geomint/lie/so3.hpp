@@ -79,7 +79,7 @@ class so3 {
   /// drift over 1e6 RKMK steps (rigid body, h = 0.1) equals the extended-precision update's
   /// (~1e-13, the random walk ε√n), at a fraction of the x87 cost; the Casimir tests bound it.
   template <class S, class Y>
-  vector_type exp_coadjoint(const Eigen::MatrixBase<S>& sigma, const Eigen::MatrixBase<Y>& y) const {
+  [[gnu::always_inline]] vector_type exp_coadjoint(const Eigen::MatrixBase<S>& sigma, const Eigen::MatrixBase<Y>& y) const {
     return exp_coadjoint_double(sigma, y);
   }
   /// cay(hat σ)ᵀ y = cay(−hat σ) y.
@@ -91,7 +91,7 @@ class so3 {
   /// The same two actions rounded in double throughout (exp_coadjoint is this one; for Cayley
   /// only RKMK stage points use it, which only feed ∇H).
   template <class S, class Y>
-  vector_type exp_coadjoint_double(const Eigen::MatrixBase<S>& sigma, const Eigen::MatrixBase<Y>& y) const {
+  [[gnu::always_inline]] vector_type exp_coadjoint_double(const Eigen::MatrixBase<S>& sigma, const Eigen::MatrixBase<Y>& y) const {
     return y + exp_increment(sigma, y);
   }
   template <class S, class Y>
@@ -120,16 +120,27 @@ class so3 {
     return (T(4) / (T(4) + s.squaredNorm())) * (-sx + s.cross(sx) / T(2));
   }
   /// dexp⁻¹_σ v = v − ½[σ, v] + (1/12)[σ, [σ, v]] − … (Engø–Faltinsen (4.19)) truncated after
-  /// degree q ≤ 2, in closed form with [σ, v] = v × σ and [σ, [σ, v]] = (σ·v)σ − |σ|²v: the dot
-  /// product runs beside the cross product (a shorter chain than two nested brackets). Other q:
-  /// the Bernoulli series (algebra.hpp), which this equals to round-off (tested).
+  /// degree q ≤ 2, in closed form with [σ, v] = v × σ and [σ, [σ, v]] = (σ·v)σ − |σ|²v. For
+  /// q = 2 as the matrix D = (1 − |σ|²/12) I + ½ hat σ + σσᵀ/12 applied to v: in an RKMK stage
+  /// σ is known long before v = ∇H(y_i), so D is formed off the chain and v reaches the result
+  /// through one product and two sums (the dot product σ·v and its scaling took two more
+  /// dependent operations). Other q: the Bernoulli series (algebra.hpp), which this equals to
+  /// round-off (tested).
   template <class S, class V>
   [[gnu::always_inline]] vector_type dexp_inv(const Eigen::MatrixBase<S>& sigma, const Eigen::MatrixBase<V>& v, int q) const {
     const vector_type s = sigma, x = v;
     if (q == 0) return x;
-    const vector_type half = 0.5 * s, twelfth = s * (1.0 / 12);  // off the chain from v
+    const vector_type half = 0.5 * s;
     if (q == 1) return x + half.cross(x);
-    if (q == 2) return (1 - s.dot(twelfth)) * x + half.cross(x) + s.dot(x) * twelfth;
+    if (q == 2) {  // D entry by entry, in scalars (a matrix built in place stalled its loads)
+      const vector_type w = s * (1.0 / 12);
+      const double c = 1 - s.dot(w);
+      const double d00 = c + s(0) * w(0), d01 = s(0) * w(1) - half(2), d02 = s(0) * w(2) + half(1);
+      const double d10 = s(1) * w(0) + half(2), d11 = c + s(1) * w(1), d12 = s(1) * w(2) - half(0);
+      const double d20 = s(2) * w(0) - half(1), d21 = s(2) * w(1) + half(0), d22 = c + s(2) * w(2);
+      return vector_type(d00 * x(0) + d01 * x(1) + d02 * x(2), d10 * x(0) + d11 * x(1) + d12 * x(2),
+                         d20 * x(0) + d21 * x(1) + d22 * x(2));
+    }
     return dexp_inv_series(*this, s, x, q);
   }
   /// dcay⁻¹_σ v = v − ½[σ, v] − ¼ vee(hat σ hat v hat σ) = v + ½ σ × v + ¼ (σ·v) σ, truncated

@@ -15,11 +15,14 @@
 // hat(σ) = (i/4) W(σ); the scale 1/4 makes geomint's bracket the sine bracket (6.31), so that
 // H = ½ Σ_m |ω_m|²/|m|² gives exactly (6.32), in matrix form Ẇ = −(i/2)[Ψ, W], Ψ = Σ ω_m T_m/|m|².
 //
-// Storage and cost: the matrices are fixed-size up to N = 15 and dynamic above; the change of
-// basis between a state and its matrix is one N × N complex matrix product: along each wrapped
-// diagonal r − j ≡ m₂ the entries of W are a discrete Fourier transform over m₁, so
+// Storage and cost: the matrices are fixed-size up to N = 15 and dynamic above. Along each
+// wrapped diagonal r − j ≡ m₂ the entries of W are a discrete Fourier transform over m₁:
 // D = F A with F_{j,a} = ε^{2aj} and A_{m₁,m₂} = ω_m ε^{m₁m₂} (indices mod N), then
-// W_{(j+m₂) mod N, j} = D_{j,m₂}; the way back multiplies by F†. Tables are O(N²).
+// W_{(j+m₂) mod N, j} = D_{j,m₂}; the way back multiplies by F†. Since N is odd, a ↦ 2a mod N
+// permutes the rows, and F A is N inverse DFTs of length N of the permuted A: for dynamic sizes
+// with FFTW (GEOMINT_HAVE_FFTW, set by the build when it finds FFTW) the change of basis costs
+// O(N² log N) instead of one N × N product; otherwise (and in extended precision) it is that
+// product. Tables are O(N²).
 //
 // Group: the coadjoint action is W ↦ g† W g for unitary g, applied in increment form; exp by
 // scaling and squaring of a Taylor series for e^S − 1 (lie_detail::expm1);
@@ -37,10 +40,12 @@
 #include <array>
 #include <cmath>
 #include <complex>
+#include <memory>
 #include <type_traits>
 #include <vector>
 
 #include "geomint/lie/algebra.hpp"
+#include "geomint/lie/detail/diagonal_fft.hpp"
 
 namespace geomint {
 
@@ -58,6 +63,8 @@ class su_n {
   static constexpr int extended_limit = 11;
   static constexpr int matrix_size = N <= 15 ? N : dynamic;
   using complex = std::complex<double>;
+  /// Whether state ↔ matrix go through FFTs (dynamic sizes, with FFTW) rather than a product.
+  static constexpr bool uses_fft = matrix_size == dynamic && lie_detail::diagonal_fft::available;
   using vector_type = vector<dimension>;
   using operator_type = matrix<dimension, dimension>;
   using matrix_type = Eigen::Matrix<complex, matrix_size, matrix_size>;
@@ -89,6 +96,7 @@ class su_n {
     for (int j = 0; j < N; ++j)
       for (int a = 0; a < N; ++a) fourier_extended_(j, a) = roots_[wrap(2 * a * j)];
     fourier_ = fourier_extended_.template cast<complex>();
+    if constexpr (uses_fft) fft_ = make_fft();
   }
 
   static const char* name() { return "su_n"; }
@@ -226,6 +234,11 @@ class su_n {
     return vee(matrix_type(-r));
   }
 
+  /// Coefficients of a Hermitian matrix given by its lower triangle (the upper one is not read).
+  vector_type coefficients_of_lower(const matrix_type& w) const { return coefficients_in<double, true>(w); }
+
+  class cayley_action;
+
   /// tr(Wᵏ)/N for k = 2..N (for N = 3: (6.33) and (6.34)).
   template <class Y>
   vector<casimir_count> casimirs(const Eigen::MatrixBase<Y>& y) const {
@@ -249,6 +262,9 @@ class su_n {
 
  private:
   static int wrap(int k) { return ((k % N) + N) % N; }
+  /// A template, so that it is only instantiated where FFTW is available (uses_fft).
+  template <class F = lie_detail::diagonal_fft>
+  static std::shared_ptr<const F> make_fft() { return std::make_shared<const F>(N); }
 
   /// The Fourier matrix F in precision T.
   template <class T>
@@ -267,38 +283,60 @@ class su_n {
 
   /// hermitian() in precision T: A_{m₁,m₂} = ω_m ε^{m₁m₂} over the whole cell (ω_{−m} = ω_m*),
   /// D = F A, W_{(j+m₂) mod N, j} = D_{j,m₂}.
+  /// With FFTs (uses_fft, double): A is stored with its rows permuted, Ã_{2m₁ mod N, m₂} = A_{m₁,m₂},
+  /// so that D's column m₂ is the inverse DFT of Ã's (F_{j,a} = ε^{2aj} = ε^{(2a mod N) j}).
   template <class T, class X>
   cmatrix<T> hermitian_in(const Eigen::MatrixBase<X>& x) const {
+    constexpr bool fft = uses_fft && std::is_same<T, double>::value;
+    const int row_factor = fft ? 2 : 1;
     cmatrix<T> a = cmatrix<T>::Zero(N, N);
     for (int i = 0; i < mode_count; ++i) {
       const mode m = modes_[i];
       // Real arithmetic: std::complex products call the slow NaN-checking __muldc3.
       const T cr = T(x(2 * i)), ci = T(x(2 * i + 1));
       const std::complex<T> p = root<T>(m.m1 * m.m2);
-      a(wrap(m.m1), wrap(m.m2)) = std::complex<T>(cr * p.real() - ci * p.imag(), cr * p.imag() + ci * p.real());
-      a(wrap(-m.m1), wrap(-m.m2)) = std::complex<T>(cr * p.real() + ci * p.imag(), cr * p.imag() - ci * p.real());
+      a(wrap(row_factor * m.m1), wrap(m.m2)) = std::complex<T>(cr * p.real() - ci * p.imag(), cr * p.imag() + ci * p.real());
+      a(wrap(-row_factor * m.m1), wrap(-m.m2)) = std::complex<T>(cr * p.real() + ci * p.imag(), cr * p.imag() - ci * p.real());
     }
-    const cmatrix<T> d = fourier<T>() * a;
+    cmatrix<T> d(N, N);
+    if constexpr (fft) {
+      fft_->inverse(a.data());
+      d.swap(a);
+    } else {
+      d.noalias() = fourier<T>() * a;
+    }
     cmatrix<T> w(N, N);
     for (int b = 0; b < N; ++b)
       for (int j = 0; j < N; ++j) w(wrap(j + b), j) = d(j, b);
     return w;
   }
   /// coefficients() in precision T: x_m = tr(T_m† w_H)/N for the Hermitian part w_H of w,
-  /// = ε^{−m₁m₂} (F† D)_{m₁,m₂}/N with D_{j,m₂} = (w_H)_{(j+m₂) mod N, j}.
-  template <class T>
+  /// = ε^{−m₁m₂} (F† D)_{m₁,m₂}/N with D_{j,m₂} = (w_H)_{(j+m₂) mod N, j}. Lower: w is Hermitian
+  /// and only its lower triangle is read. With FFTs, (F† D)_{a,·} is row 2a mod N of D's DFT.
+  template <class T, bool Lower = false>
   vector_of<dimension, T> coefficients_in(const cmatrix<T>& w) const {
+    constexpr bool fft = uses_fft && std::is_same<T, double>::value;
+    const int row_factor = fft ? 2 : 1;
     cmatrix<T> d(N, N);
     for (int b = 0; b < N; ++b)
       for (int j = 0; j < N; ++j) {
         const int r = wrap(j + b);
-        d(j, b) = (w(r, j) + std::conj(w(j, r))) / T(2);
+        if constexpr (Lower)
+          d(j, b) = r >= j ? w(r, j) : std::conj(w(j, r));
+        else
+          d(j, b) = (w(r, j) + std::conj(w(j, r))) / T(2);
       }
-    const cmatrix<T> g = fourier<T>().adjoint() * d;
+    cmatrix<T> g(N, N);
+    if constexpr (fft) {
+      fft_->forward(d.data());
+      g.swap(d);
+    } else {
+      g.noalias() = fourier<T>().adjoint() * d;
+    }
     vector_of<dimension, T> x(dim());
     for (int i = 0; i < mode_count; ++i) {
       const mode m = modes_[i];
-      const std::complex<T> p = root<T>(m.m1 * m.m2), v = g(wrap(m.m1), wrap(m.m2));
+      const std::complex<T> p = root<T>(m.m1 * m.m2), v = g(wrap(row_factor * m.m1), wrap(m.m2));
       x(2 * i) = (p.real() * v.real() + p.imag() * v.imag()) / T(N);  // conj(p) v / N
       x(2 * i + 1) = (p.real() * v.imag() - p.imag() * v.real()) / T(N);
     }
@@ -309,6 +347,68 @@ class su_n {
   std::vector<std::complex<extended>> roots_;  ///< ε^e, e = 0..N−1
   cmatrix<extended> fourier_extended_;         ///< F_{j,a} = ε^{2aj}
   matrix_type fourier_;
+  std::shared_ptr<const lie_detail::diagonal_fft> fft_;  ///< the FFT plans (uses_fft), shared by copies
+};
+
+/// Ad*_{cay(−σ)} y₀ = coadjoint(cay(σ), y₀) for one y₀ and many σ: the stage points of an
+/// implicit RKMK step in Cayley coordinates (cayley_coordinates::prepared_action). W₀ = W(y₀) is
+/// formed once per step; each action then costs, with S = hat σ and e = cay(S) − 1 =
+/// (1 − S/2)⁻¹S: an LU factorization of 1 − S/2 and the solve for e (N right-hand sides, in two
+/// halves on two threads when Eigen runs on more than one), X = W₀e, and the lower triangle of
+/// the Hermitian e†X (half a product), W_s − W₀ = X + X† + e†X; the state ↔ matrix changes of
+/// basis are FFTs (uses_fft). About 2.9 products' worth of arithmetic against ~7 for
+/// cayley_coadjoint. Rounded in double (for N ≤ extended_limit act() rounds the step's update
+/// in extended precision, as cayley_coadjoint).
+template <int N>
+class su_n<N>::cayley_action {
+ public:
+  void prepare(const su_n& a, const vector_type& y0) {
+    y0_ = y0;
+    w0_ = a.hermitian(y0);
+  }
+  /// coadjoint(cay(σ), y₀) in double (a stage point).
+  template <class S>
+  vector_type stage(const su_n& a, const Eigen::MatrixBase<S>& sigma) {
+    s_ = a.hat(sigma);
+    z_ = -0.5 * s_;
+    z_.diagonal().array() += 1.0;
+    lu_.compute(z_);
+    solve_halves();
+    x_.noalias() = w0_ * e_;
+    z_ = x_ + x_.adjoint();
+    z_.template triangularView<Eigen::Lower>() += e_.adjoint() * x_;
+    return y0_ + a.coefficients_of_lower(z_);
+  }
+  /// The step's update coadjoint(cay(σ), y₀): as cayley_coadjoint.
+  template <class S>
+  vector_type act(const su_n& a, const Eigen::MatrixBase<S>& sigma) {
+    if constexpr (N <= extended_limit)
+      return a.cayley_coadjoint(sigma, y0_);
+    else
+      return stage(a, sigma);
+  }
+
+ private:
+  /// e = (1 − S/2)⁻¹ S; the columns in two independent halves when two threads are available.
+  void solve_halves() {
+    e_.resize(N, N);
+    if (N < 64) {
+      e_ = lu_.solve(s_);
+      return;
+    }
+    const int half = N / 2;
+#if defined(_OPENMP)
+#pragma omp parallel for num_threads(2) schedule(static) if (Eigen::nbThreads() > 1)
+#endif
+    for (int part = 0; part < 2; ++part) {
+      const int first = part == 0 ? 0 : half, count = part == 0 ? half : N - half;
+      e_.middleCols(first, count) = lu_.solve(s_.middleCols(first, count));
+    }
+  }
+
+  vector_type y0_;
+  matrix_type w0_, s_, z_, e_, x_;
+  Eigen::PartialPivLU<matrix_type> lu_;
 };
 
 }  // namespace geomint

@@ -43,20 +43,28 @@ inline butcher_tableau<4> rk4_tableau() {
 /// `tableau()`.
 namespace rk {
 
+// The explicit tags also state their coefficients as constants, a(i, j) and b(i): steppers that
+// unroll explicit stages at compile time (rkmk) then emit only the nonzero terms.
 struct forward_euler {
   static constexpr int stages = 1, order = 1;
   static constexpr bool symmetric = false;
   static butcher_tableau<1> tableau() { return forward_euler_tableau(); }
+  static constexpr double a(int, int) { return 0; }
+  static constexpr double b(int) { return 1; }
 };
 struct heun {
   static constexpr int stages = 2, order = 2;
   static constexpr bool symmetric = false;
   static butcher_tableau<2> tableau() { return heun_tableau(); }
+  static constexpr double a(int i, int j) { return i == 1 && j == 0 ? 1 : 0; }
+  static constexpr double b(int) { return 0.5; }
 };
 struct rk4 {
   static constexpr int stages = 4, order = 4;
   static constexpr bool symmetric = false;
   static butcher_tableau<4> tableau() { return rk4_tableau(); }
+  static constexpr double a(int i, int j) { return i == j + 1 ? (i == 3 ? 1.0 : 0.5) : 0.0; }
+  static constexpr double b(int i) { return i == 0 || i == 3 ? 1.0 / 6 : 1.0 / 3; }
 };
 /// Gauss–Legendre collocation with S stages, order 2S.
 template <int S>
