@@ -40,10 +40,9 @@ void keep(const T& value) {
   asm volatile("" : : "g"(&value) : "memory");
 }
 
-/// Prints min and median ratio a/b. The verdict against `target` uses the min ratio (the least
-/// disturbed by other load on the machine); target <= 0 means "no target, for information".
 /// One verdict line: ratios a / b (min, median) against `target` (≤ 0: none). A missed target is
 /// followed by the line "why the target is missed: <why_missed>" (bench/run_all collects both).
+/// The verdict uses the min ratio, the one least disturbed by other load on the machine.
 inline void print_ratio(const char* what, const timing& a, const timing& b, double target = 0,
                         const char* why_missed = nullptr) {
   const double ratio_min = a.min / b.min, ratio_median = a.median / b.median;

@@ -26,7 +26,8 @@ namespace sundials_test {
 
 using Eigen::VectorXd;
 using vmap = Eigen::Map<VectorXd>;
-inline vmap map(N_Vector v) { return vmap(N_VGetArrayPointer(v), N_VGetLength(v)); }
+/// A serial N_Vector's data, by the serial accessors (as SUNDIALS' own examples read them).
+inline vmap map(N_Vector v) { return vmap(NV_DATA_S(v), NV_LENGTH_S(v)); }
 
 /// The last error message of a Geomint* memory block ("" if none).
 inline std::string last_error(void* mem) {

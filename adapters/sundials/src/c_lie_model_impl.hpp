@@ -55,7 +55,7 @@ class c_lie_system {
 
  private:
   static N_Vector aim(const vector_handle& v, const double* data) {
-    N_VSetArrayPointer(const_cast<double*>(data), v.get());
+    NV_DATA_S(v.get()) = const_cast<double*>(data);  // a serial view made here
     return v.get();
   }
   static void check(int code, const char* name) {

@@ -156,9 +156,11 @@ class callback_bridge {
   }
 
  private:
+  /// The views are serial vectors this bridge made: their data pointer is set in place
+  /// (NV_DATA_S), not through the generic N_VSetArrayPointer's operation table.
   template <class V>
   static N_Vector aim(const vector_handle& view, const V& data) {
-    N_VSetArrayPointer(const_cast<double*>(data.data()), view.get());
+    NV_DATA_S(view.get()) = const_cast<double*>(data.data());
     return view.get();
   }
   SUNMatrix call_jacobian(const_vector_ref q) {
