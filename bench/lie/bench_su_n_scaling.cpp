@@ -1,30 +1,42 @@
-// su(N) sine-Euler (Zeitlin's truncation, Engø–Faltinsen §6.3) for N = 15, 31, 63, 127, 255, 511
-// (issue 7): time per step of the implicit coadjoint method — RKMK with the GL2 tableau (Lie
-// implicit midpoint) in Cayley coordinates, stages solved matrix-free by fixed-point iteration
-// to round-off (lie_stage_solver::fixed_point) — against one complex N × N matrix product
-// (Eigen MatrixXcd, C.noalias() = A * B), interleaved in the same run (bench_timing.hpp).
-// Targets: slope of log(time per step) against log N ≤ 3.2; at N = 255 a step ≤ 15 products.
+// su(N) sine-Euler (Zeitlin's truncation, Engø–Faltinsen §6.3) for N = 15, 31, …, 511 (1023)
+// (issues 7, 15): time per step of the implicit coadjoint methods against one complex N × N
+// matrix product (Eigen MatrixXcd, C.noalias() = A * B), interleaved in the same run
+// (bench_timing.hpp), and the step's cost in products. Four variants:
+//   gl2          RKMK with the GL2 tableau (Lie implicit midpoint) in Cayley coordinates, stages by
+//                fixed-point iteration to round-off (lie_stage_solver::fixed_point);
+//   gl2+AA       the same step, the iteration Anderson-accelerated (lie_options::acceleration);
+//   iso          Modin–Viviani's isospectral midpoint (isospectral_midpoint.hpp), plain iteration;
+//   iso+AA       the same, Anderson-accelerated.
+// Targets: slope of log(time per step) against log N ≤ 3.2; at N = 255 a step ≤ 15 products
+// (stretch: ≤ 10 at N = 511), for the accelerated variants.
 //
 // Initial vorticity: ω_m = (uniform in [−1, 1] + i uniform in [−1, 1]) / |m|², a smooth field
 // whose matrix norm (and hence the time scale and the fixed-point contraction) barely depends on
-// N, so that h = 0.1 is the same physical step for every N. The step keeps the Casimirs
-// tr(Wᵏ)/N (k = 2, 3, 4 shown, relative to ‖W‖_Fᵏ/N) to round-off.
+// N, so that h = 0.1 is the same physical step for every N. The steps keep the Casimirs
+// tr(Wᵏ)/N (k = 2, 3, 4 shown, relative to ‖W‖_Fᵏ/N) to round-off; "agree" is the largest
+// relative difference of the accelerated variant's step from the plain one's (same y₀).
 //
-// The step's matrix work: per fixed-point sweep one Cayley factor (an LU factorization and a solve),
-// one product with y₀'s matrix (kept for the whole step) and half a product for the Hermitian
-// increment; state ↔ matrix by FFTs along the wrapped diagonals when the build found FFTW.
+// The matrix work per sweep: gl2 one Cayley factor (an LU factorization and a solve), one
+// product with y₀'s matrix (kept for the whole step) and half a product for the Hermitian
+// increment (~2.9 products), plus the same once for the update; iso one product and half a
+// product (~1.5), the update free. State ↔ matrix by FFTs along the wrapped diagonals when the
+// build found FFTW.
 //
-//   bench_su_n_scaling [repetitions] [largest N: 511 or 1023]      (default 3, 511)
+//   bench_su_n_scaling [repetitions] [largest N: 511 or 1023] [threads] [Anderson depth]
+//                                                                   (default 3, 511, 1, 3)
+// threads: Eigen's (and the Cayley solve's) OpenMP threads, for step and product alike.
 #include <algorithm>
 #include <cmath>
 #include <complex>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "../support/bench_timing.hpp"
 #include "geomint/lie/cayley_coordinates.hpp"
+#include "geomint/lie/isospectral_midpoint.hpp"
 #include "geomint/lie/rkmk.hpp"
 #include "geomint/problems/sine_euler.hpp"
 
@@ -33,11 +45,15 @@ using namespace geomint;
 namespace {
 
 constexpr double h = 0.1;
+constexpr int variant_count = 4;
+const char* const variant_names[variant_count] = {"gl2", "gl2+AA", "iso", "iso+AA"};
+int anderson_depth = 3;
 
 struct row {
   int n;
-  bench::timing step, product;
-  double iterations_per_step, casimir_error;
+  bench::timing product;
+  bench::timing step[variant_count];
+  double iterations[variant_count], casimir_error[variant_count], agreement[variant_count];
 };
 
 /// tr(Wᵏ)/N for k = 2, 3, 4 from two products' worth of work (W² once).
@@ -56,47 +72,81 @@ row measure(int reps) {
   vec y0 = sys_type::random_initial_state(1);
   for (int i = 0; i < su_n<N>::mode_count; ++i) y0.template segment<2>(2 * i) /= alg.modes()[i].squared_norm();
 
-  lie_options options;
-  options.stage_solver = lie_stage_solver::fixed_point;
-  rkmk<su_n<N>, rk::implicit_midpoint, cayley_coordinates> stepper(options);
-  vec y = y0;
-  stepper.do_step(sys, y, 0.0, h);  // sizes the workspace
-  const long steps_before = stepper.statistics().steps, iterations_before = stepper.statistics().fixed_point.iterations;
+  lie_options plain, accelerated;
+  plain.stage_solver = accelerated.stage_solver = lie_stage_solver::fixed_point;
+  accelerated.acceleration.anderson_depth = anderson_depth;
+  using gl2 = rkmk<su_n<N>, rk::implicit_midpoint, cayley_coordinates>;
+  using iso = isospectral_midpoint<su_n<N>>;
+  gl2 gl2_plain(plain), gl2_accelerated(accelerated);
+  iso iso_plain(plain), iso_accelerated(accelerated);
+
+  // One step of each from y0: the Casimirs and the agreement of accelerated with plain.
+  vec first[variant_count] = {y0, y0, y0, y0};
+  gl2_plain.do_step(sys, first[0], 0.0, h);
+  gl2_accelerated.do_step(sys, first[1], 0.0, h);
+  iso_plain.do_step(sys, first[2], 0.0, h);
+  iso_accelerated.do_step(sys, first[3], 0.0, h);
+
+  vec y[variant_count] = {first[0], first[1], first[2], first[3]};
+  long steps_before[variant_count], iterations_before[variant_count];
+  auto stats = [&](int v) -> const step_statistics& {
+    return v == 0 ? gl2_plain.statistics() : v == 1 ? gl2_accelerated.statistics() : v == 2 ? iso_plain.statistics()
+                                                                                            : iso_accelerated.statistics();
+  };
+  for (int v = 0; v < variant_count; ++v) {
+    steps_before[v] = stats(v).steps;
+    iterations_before[v] = stats(v).fixed_point.iterations;
+  }
 
   const Eigen::MatrixXcd a = Eigen::MatrixXcd::Random(N, N), b = Eigen::MatrixXcd::Random(N, N);
   Eigen::MatrixXcd c(N, N);
   const long calls = std::max(1L, 200L * 15 * 15 * 15 / (long(N) * N * N));
   const std::vector<bench::timing> t = bench::side_by_side(
       {[&](long k) {
-         for (long i = 0; i < k; ++i) stepper.do_step(sys, y, 0.0, h);
-       },
-       [&](long k) {
          for (long i = 0; i < k; ++i) {
            c.noalias() = a * b;
            bench::keep(c);
          }
+       },
+       [&](long k) {
+         for (long i = 0; i < k; ++i) gl2_plain.do_step(sys, y[0], 0.0, h);
+       },
+       [&](long k) {
+         for (long i = 0; i < k; ++i) gl2_accelerated.do_step(sys, y[1], 0.0, h);
+       },
+       [&](long k) {
+         for (long i = 0; i < k; ++i) iso_plain.do_step(sys, y[2], 0.0, h);
+       },
+       [&](long k) {
+         for (long i = 0; i < k; ++i) iso_accelerated.do_step(sys, y[3], 0.0, h);
        }},
       calls, reps);
 
-  const double iterations = double(stepper.statistics().fixed_point.iterations - iterations_before) /
-                            double(stepper.statistics().steps - steps_before);
-  const Eigen::MatrixXcd w0 = alg.hermitian(y0), w1 = alg.hermitian(y);
+  row r{N, t[0], {}, {}, {}, {}};
+  const Eigen::MatrixXcd w0 = alg.hermitian(y0);
   const double f = w0.norm();
   const Eigen::Vector3d scale(std::pow(f, 2) / N, std::pow(f, 3) / N, std::pow(f, 4) / N);
-  const double casimir = (low_casimirs(w1) - low_casimirs(w0)).cwiseAbs().cwiseQuotient(scale).maxCoeff();
-  return {N, t[0], t[1], iterations, casimir};
+  for (int v = 0; v < variant_count; ++v) {
+    r.step[v] = t[v + 1];
+    r.iterations[v] = double(stats(v).fixed_point.iterations - iterations_before[v]) / double(stats(v).steps - steps_before[v]);
+    const Eigen::MatrixXcd w1 = alg.hermitian(y[v]);
+    r.casimir_error[v] = (low_casimirs(w1) - low_casimirs(w0)).cwiseAbs().cwiseQuotient(scale).maxCoeff();
+    const vec& reference = first[v % 2 == 1 ? v - 1 : v];
+    r.agreement[v] = (first[v] - reference).cwiseAbs().maxCoeff() / reference.cwiseAbs().maxCoeff();
+  }
+  return r;
 }
 
-double slope(const std::vector<row>& rows, double bench::timing::*field, bool step) {
+double slope(const std::vector<row>& rows, int v, double bench::timing::*field) {
   double mx = 0, my = 0, sxy = 0, sxx = 0;
   for (const row& r : rows) {
     mx += std::log(r.n);
-    my += std::log((step ? r.step : r.product).*field);
+    my += std::log(r.step[v].*field);
   }
   mx /= rows.size();
   my /= rows.size();
   for (const row& r : rows) {
-    const double x = std::log(r.n) - mx, y = std::log((step ? r.step : r.product).*field) - my;
+    const double x = std::log(r.n) - mx, y = std::log(r.step[v].*field) - my;
     sxy += x * y;
     sxx += x * x;
   }
@@ -108,19 +158,24 @@ double slope(const std::vector<row>& rows, double bench::timing::*field, bool st
 int main(int argc, char** argv) {
   const int reps = argc > 1 ? std::atoi(argv[1]) : 3;
   const int largest = argc > 2 ? std::atoi(argv[2]) : 511;
-  std::printf("su(N) sine-Euler: RKMK GL2 (implicit midpoint), Cayley coordinates, fixed-point stages to round-off,\n");
+  const int threads = argc > 3 ? std::atoi(argv[3]) : 1;
+  anderson_depth = argc > 4 ? std::atoi(argv[4]) : 3;
+  Eigen::setNbThreads(threads);
+  std::printf("su(N) sine-Euler: RKMK GL2 (implicit midpoint) in Cayley coordinates and the isospectral midpoint,\n");
+  std::printf("fixed-point iterations to round-off, plain and Anderson-accelerated (depth %d);\n", anderson_depth);
   std::printf("h = %g, smooth initial vorticity; %d repetitions, interleaved with one MatrixXcd product\n", h, reps);
   std::printf("state <-> matrix: %s; Eigen threads: %d\n\n",
               su_n<17>::uses_fft ? "FFTs along the wrapped diagonals (FFTW)" : "one matrix product each way",
               Eigen::nbThreads());
-  std::printf("%4s %7s %14s %14s %14s %14s %9s %9s %11s\n", "N", "dim", "step ms", "(median)", "product ms",
-              "(median)", "step/prod", "iter/step", "Casimir err");
+  std::printf("%4s %7s %11s %8s %11s %8s %7s %9s %9s\n", "N", "variant", "step ms", "(median)", "product ms",
+              "step/prod", "iter", "Casimir", "agree");
   std::vector<row> rows;
   auto run = [&](row r) {
     rows.push_back(r);
-    std::printf("%4d %7d %14.4f %14.4f %14.4f %14.4f %9.2f %9.1f %11.1e\n", r.n, r.n * r.n - 1, r.step.min * 1e3,
-                r.step.median * 1e3, r.product.min * 1e3, r.product.median * 1e3, r.step.min / r.product.min,
-                r.iterations_per_step, r.casimir_error);
+    for (int v = 0; v < variant_count; ++v)
+      std::printf("%4d %7s %11.4f %8.4g %11.4f %8.2f %7.2f %9.1e %9.1e\n", r.n, variant_names[v], r.step[v].min * 1e3,
+                  r.step[v].median * 1e3, r.product.min * 1e3, r.step[v].min / r.product.min, r.iterations[v],
+                  r.casimir_error[v], r.agreement[v]);
     std::fflush(stdout);
   };
   run(measure<15>(reps));
@@ -131,16 +186,29 @@ int main(int argc, char** argv) {
   run(measure<511>(reps));
   if (largest >= 1023) run(measure<1023>(reps));
 
-  const double s_min = slope(rows, &bench::timing::min, true), s_med = slope(rows, &bench::timing::median, true);
-  std::printf("\nslope of log time against log N, N = 15..%d (min / median): step %.2f / %.2f, product %.2f / %.2f\n",
-              rows.back().n, s_min, s_med, slope(rows, &bench::timing::min, false), slope(rows, &bench::timing::median, false));
-  std::printf("%-58s %8.3f %8.3f   target <= %.2f  %s\n", "su(N) GL2 step: log-log slope of time per step vs N", s_min,
-              s_med, 3.2, s_min <= 3.2 ? "met" : "MISSED");
+  std::printf("\nslope of log time against log N, N = 15..%d (min / median):", rows.back().n);
+  for (int v = 0; v < variant_count; ++v)
+    std::printf(" %s %.2f / %.2f,", variant_names[v], slope(rows, v, &bench::timing::min),
+                slope(rows, v, &bench::timing::median));
+  std::printf("\n");
+  for (int v : {1, 3}) {
+    const double s_min = slope(rows, v, &bench::timing::min), s_med = slope(rows, v, &bench::timing::median);
+    const std::string what = std::string("su(N) ") + variant_names[v] + " step: log-log slope of time per step vs N";
+    std::printf("%-58s %8.3f %8.3f   target <= %.2f  %s\n", what.c_str(), s_min, s_med, 3.2,
+                s_min <= 3.2 ? "met" : "MISSED");
+  }
   for (const row& r : rows)
-    if (r.n == 255)
-      bench::print_ratio("su(255) GL2 step / one MatrixXcd 255x255 product", r.step, r.product, 15.0,
-                         "each fixed-point sweep costs an LU factorization and solve for the Cayley factor, one "
-                         "product with W(y0) and half a product for the increment (~3 products), and the sweeps "
-                         "to round-off plus the update take ~6 such actions");
+    for (int v = 0; v < variant_count; ++v) {
+      const bool target = (v == 1 || v == 3) && (r.n == 255 || r.n == 511);
+      if (r.n != 255 && !(target && r.n == 511)) continue;
+      const std::string what = std::string("su(") + std::to_string(r.n) + ") " + variant_names[v] + " step / one " +
+                               std::to_string(r.n) + "x" + std::to_string(r.n) + " product";
+      bench::print_ratio(what.c_str(), r.step[v], r.product, target ? (r.n == 255 ? 15.0 : 10.0) : 0.0,
+                         v == 1 ? "a sweep costs an LU factorization and solve for the Cayley factor, one product "
+                                  "with W(y0) and half a product for the increment (~2.9 products), and the update "
+                                  "one more such action"
+                                : "a sweep costs one product and half a product (~1.5), and the accelerated "
+                                  "iteration still needs the sweeps counted in the table");
+    }
   return 0;
 }

@@ -8,8 +8,21 @@
 //               that contracts only in some norm — Moser–Veselov's two blocks — may grow once);
 //   non-finite  the map produced a NaN or Inf (step_error non_finite_value);
 //   otherwise   max_iterations.
+//
+// Optionally accelerated (fixed_point_acceleration::anderson_depth = m > 0): Anderson
+// acceleration (Walker–Ni, SIAM J. Numer. Anal. 49 (2011), Algorithm AA, mixing β = 1). With
+// g_k = F(z_k) and the residual f_k = g_k − z_k, the next iterate is
+//   z_{k+1} = g_k − ΔG_k γ_k,   γ_k = argmin_γ ‖f_k − ΔF_k γ‖₂,
+// ΔF_k, ΔG_k the differences of the last m_k = min(m, k) f's and g's (least squares by
+// column-pivoting Householder QR; a rank-deficient history, as at round-off, drops directions).
+// For a linear map it is GMRES on (1 − F') in disguise, so an iteration that contracts slowly
+// because of a few (or clustered) eigenvalues of F' near its spectral radius is much sped up.
+// The stopping rule is the plain iteration's, applied to the residual change_norm(g_k, z_k);
+// on convergence z = g_k, as in the plain iteration. Depth 0 is the plain iteration.
 #pragma once
 
+#include <Eigen/QR>
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -54,6 +67,101 @@ fixed_point_report fixed_point_solve(Problem& problem, Z& z, Z& next, const newt
     if (change > 1e3 || growing_in_a_row >= 3)
       fail(failure_reason::newton_diverged, k, change,
            "the fixed-point iteration diverges: the step is too large for it");
+    previous = change;
+  }
+  fail(failure_reason::max_iterations, opt.max_iterations, change,
+       "no convergence within " + std::to_string(opt.max_iterations) + " iterations");
+  return {};  // unreachable
+}
+
+/// Anderson acceleration of fixed_point_solve: depth 0 (the default) is the plain iteration.
+struct fixed_point_acceleration {
+  int anderson_depth = 0;  ///< m: differences kept (2–5 is typical)
+};
+
+/// The history of an accelerated solve (callers keep one, so that it is not reallocated per
+/// solve). Z is flattened: an Eigen plain object of doubles, stored contiguously.
+class anderson_workspace {
+ public:
+  void start(Eigen::Index n, int depth) {
+    if (df_.rows() != n || df_.cols() != depth) {
+      df_.resize(n, depth);
+      dg_.resize(n, depth);
+      f_.resize(n);
+      f_previous_.resize(n);
+      g_previous_.resize(n);
+    }
+    count_ = 0;
+    head_ = 0;
+  }
+  /// Given z_k and g_k = F(z_k): writes z_{k+1} over g (the history is updated first).
+  template <class Z>
+  void advance(const Z& z, Z& g) {
+    using flat = Eigen::Map<Eigen::VectorXd>;
+    using const_flat = Eigen::Map<const Eigen::VectorXd>;
+    const const_flat zk(z.data(), z.size());
+    flat gk(g.data(), g.size());
+    f_ = gk - zk;
+    if (has_previous_) {
+      df_.col(head_) = f_ - f_previous_;
+      dg_.col(head_) = gk - g_previous_;
+      head_ = (head_ + 1) % int(df_.cols());
+      count_ = std::min<int>(count_ + 1, int(df_.cols()));
+    }
+    f_previous_ = f_;
+    g_previous_ = gk;
+    has_previous_ = true;
+    if (count_ == 0) return;  // z_{k+1} = g_k
+    qr_.compute(df_.leftCols(count_));  // the columns' order does not matter
+    gamma_ = qr_.solve(f_);
+    if (!gamma_.allFinite()) return;  // a degenerate history: the plain step
+    gk.noalias() -= dg_.leftCols(count_) * gamma_;
+  }
+  void reset() { has_previous_ = false; count_ = 0; head_ = 0; }
+
+ private:
+  Eigen::MatrixXd df_, dg_;
+  Eigen::VectorXd f_, f_previous_, g_previous_, gamma_;
+  Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr_;
+  int count_ = 0, head_ = 0;
+  bool has_previous_ = false;
+};
+
+/// fixed_point_solve, Anderson-accelerated when acceleration.anderson_depth > 0 (else the plain
+/// iteration above, identically). Same stopping rule, same failures; `history` is scratch.
+template <class Problem, class Z>
+fixed_point_report fixed_point_solve(Problem& problem, Z& z, Z& next, const newton_options& opt,
+                                     fixed_point_statistics& stats, const newton_context& ctx,
+                                     const fixed_point_acceleration& acceleration, anderson_workspace& history) {
+  if (acceleration.anderson_depth <= 0) return fixed_point_solve(problem, z, next, opt, stats, ctx);
+  auto fail = [&](failure_reason why, int k, double change, const std::string& detail) {
+    throw step_error(why, ctx.t, ctx.dt, k, change, std::string(ctx.what) + ": " + detail);
+  };
+  ++stats.solves;
+  history.start(z.size(), acceleration.anderson_depth);
+  history.reset();
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  double previous = inf, first = inf, change = inf;
+  int growing_in_a_row = 0;
+  for (int k = 1; k <= opt.max_iterations; ++k) {
+    problem.map(z, next);  // g_k = F(z_k)
+    ++stats.iterations;
+    change = problem.change_norm(next, z);
+    if (std::isnan(change) || std::isinf(change))
+      fail(failure_reason::non_finite_value, k, change, "an iterate is not finite");
+    if (first == inf) first = change;
+    const bool stalled = change >= 0.5 * previous;
+    growing_in_a_row = change > previous ? growing_in_a_row + 1 : 0;
+    if (change <= opt.tolerance || (stalled && change <= opt.stall_factor * opt.tolerance) ||
+        (change >= previous && change <= opt.roundoff_floor && change <= 1e-4 * first)) {
+      z.swap(next);  // z = g_k
+      return {k, change};
+    }
+    if (change > 1e3 || growing_in_a_row >= 3)
+      fail(failure_reason::newton_diverged, k, change,
+           "the fixed-point iteration diverges: the step is too large for it");
+    history.advance(z, next);  // next = z_{k+1}
+    z.swap(next);
     previous = change;
   }
   fail(failure_reason::max_iterations, opt.max_iterations, change,

@@ -1,10 +1,12 @@
 // Options of the Lie–Poisson steppers: the core's, with the Newton and fixed-point tolerance at
-// one ulp (lie_newton_defaults), and for RKMK the choice of stage solver. consistency_tolerance
+// one ulp (lie_newton_defaults), and for RKMK the choice of stage solver and the fixed-point
+// iteration's acceleration. consistency_tolerance
 // is not used: every y ∈ g* lies on its coadjoint orbit.
 #pragma once
 
 #include <limits>
 
+#include "geomint/core/fixed_point.hpp"
 #include "geomint/core/options.hpp"
 
 namespace geomint {
@@ -29,6 +31,9 @@ enum class lie_stage_solver {
 struct lie_options : step_options {
   lie_options() { newton = lie_newton_defaults(); }
   lie_stage_solver stage_solver = lie_stage_solver::automatic;
+  /// Fixed-point stage iterations (lie_stage_solver::fixed_point, isospectral_midpoint):
+  /// Anderson acceleration of depth anderson_depth (core/fixed_point.hpp); 0 = plain iteration.
+  fixed_point_acceleration acceleration;
   static constexpr int fixed_point_threshold = 1000;
 };
 

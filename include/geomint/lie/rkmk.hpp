@@ -328,7 +328,8 @@ class rkmk_workspace {
     }
     fixed_point_problem<Sys> problem{*this, sys, alg, dt};
     fixed_point_solve(problem, w_.k, k_next_, opt.newton, stats.fixed_point,
-                      newton_context{t, dt, "RKMK fixed-point stage iteration (use a smaller h or lie_stage_solver::newton)"});
+                      newton_context{t, dt, "RKMK fixed-point stage iteration (use a smaller h or lie_stage_solver::newton)"},
+                      opt.acceleration, anderson_);
   }
 
   butcher_tableau<S> tableau_;
@@ -344,6 +345,7 @@ class rkmk_workspace {
   vec g0_;
   matrix<D, S> k_next_;
   matrix<D, S> k_previous_;  ///< the last successful fixed-point step's stages, for the next guess
+  anderson_workspace anderson_;  ///< the accelerated fixed-point iteration's history (opt.acceleration)
   continuation<vec> cont_;   ///< the last fixed-point step's end point
   double dt_previous_ = 0;
   vector<SD> z_, z0_, r_;
