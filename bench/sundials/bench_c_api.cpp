@@ -39,8 +39,9 @@ void compare(const char* title, const System& sys, state x0, Make make, long ste
               1e6 * t[1].median, 1e6 * t[0].min, 1e6 * t[0].median);
   const std::string what = std::string(title) + ": C API / C++";
   bench::print_ratio(what.c_str(), t[0], t[1], target,
-                     "each callback costs a call through a function pointer and the N_Vector views of its "
-                     "arguments; a Lobatto step on 6 coordinates makes ~20 of them and little else");
+                     "a Lobatto 4_3 step on the 6-coordinate pendulum makes 19.4 callbacks (5.9 grad V, "
+                     "7.7 g, 5.9 G), each a call through a function pointer into model code the compiler "
+                     "cannot inline into the stage loop as it does in C++: ~15 ns each against a ~1 us step");
   GeomintFree(&mem);
   SUNMatDestroy(g);
 }
