@@ -6,6 +6,7 @@
 #include <boost/test/unit_test.hpp>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include "geomint/core/fixed_point.hpp"
 #include "geomint/lie/cayley_coordinates.hpp"
@@ -25,6 +26,13 @@ typename su_n<N>::vector_type smooth_state(const su_n<N>& a, unsigned seed) {
   auto y = problems::sine_euler<N>::random_initial_state(seed);
   for (int i = 0; i < su_n<N>::mode_count; ++i) y.template segment<2>(2 * i) /= a.modes()[i].squared_norm();
   return y;
+}
+
+isospectral_midpoint_options iso_options(int depth, isospectral_iteration iteration) {
+  isospectral_midpoint_options o;
+  o.acceleration.anderson_depth = depth;
+  o.iteration = iteration;
+  return o;
 }
 
 lie_options accelerated(int depth) {
@@ -119,8 +127,10 @@ BOOST_AUTO_TEST_CASE(isospectral_midpoint_keeps_casimirs) {
   const auto y0 = smooth_state(a, 5);
   const auto c0 = a.casimirs(y0);
   const auto scale = a.casimir_scales(y0);
-  for (int depth : {0, 3}) {
-    isospectral_midpoint<su_n<17>> iso(accelerated(depth));
+  for (auto [depth, iteration] : {std::pair{0, isospectral_iteration::cayley}, std::pair{3, isospectral_iteration::cayley},
+                                   std::pair{0, isospectral_iteration::commutator},
+                                   std::pair{3, isospectral_iteration::commutator}}) {
+    isospectral_midpoint<su_n<17>> iso(iso_options(depth, iteration));
     auto y = y0;
     double worst = 0;
     for (int k = 0; k < 30; ++k) {
@@ -160,7 +170,9 @@ BOOST_AUTO_TEST_CASE(isospectral_midpoint_is_time_reversible) {
     stepper.do_step(fluid, y, h, -h);
     return lie_test::relative_difference(y, y0);
   };
-  const double iso = back_and_forth(isospectral_midpoint<su_n<7>>(accelerated(3)));
+  const double iso = back_and_forth(isospectral_midpoint<su_n<7>>(iso_options(3, isospectral_iteration::cayley)));
+  const double iso_commutator = back_and_forth(isospectral_midpoint<su_n<7>>(iso_options(0, isospectral_iteration::commutator)));
+  BOOST_TEST(iso_commutator <= 1e-14);
   const double gl2 = back_and_forth(rkmk<su_n<7>, rk::implicit_midpoint, cayley_coordinates>(accelerated(0)));
   BOOST_TEST(iso <= 1e-14);
   BOOST_TEST(gl2 >= 1e3 * iso);  // the check can tell a symmetric method from one that is not
@@ -184,14 +196,20 @@ BOOST_AUTO_TEST_CASE(accelerated_and_plain_iterations_agree) {
   };
   using iso = isospectral_midpoint<su_n<17>>;
   using gl2 = rkmk<su_n<17>, rk::implicit_midpoint, cayley_coordinates>;
-  long it_plain = 0, it_aa = 0, it_fresh = 0, unused = 0;
-  const auto iso_plain = run(iso(accelerated(0)), false, &it_plain);
-  const auto iso_aa = run(iso(accelerated(3)), false, &it_aa);
-  const auto iso_fresh = run(iso(accelerated(0)), true, &it_fresh);
+  long it_plain = 0, it_aa = 0, it_fresh = 0, it_cayley = 0, it_cayley_aa = 0, unused = 0;
+  const auto iso_plain = run(iso(iso_options(0, isospectral_iteration::commutator)), false, &it_plain);
+  const auto iso_aa = run(iso(iso_options(3, isospectral_iteration::commutator)), false, &it_aa);
+  const auto iso_fresh = run(iso(iso_options(0, isospectral_iteration::commutator)), true, &it_fresh);
+  const auto iso_cayley = run(iso(iso_options(0, isospectral_iteration::cayley)), false, &it_cayley);
+  const auto iso_cayley_aa = run(iso(iso_options(3, isospectral_iteration::cayley)), false, &it_cayley_aa);
   BOOST_TEST(lie_test::relative_difference(iso_aa, iso_plain) <= 1e-14);
   BOOST_TEST(lie_test::relative_difference(iso_fresh, iso_plain) <= 1e-14);
+  BOOST_TEST(lie_test::relative_difference(iso_cayley, iso_plain) <= 1e-14);
+  BOOST_TEST(lie_test::relative_difference(iso_cayley_aa, iso_plain) <= 1e-14);
   BOOST_TEST(it_aa < it_plain, "accelerated " << it_aa << " against plain " << it_plain << " iterations");
   BOOST_TEST(it_plain < it_fresh, "extrapolated guesses " << it_plain << " against fresh " << it_fresh);
+  BOOST_TEST(it_cayley < it_plain, "cayley " << it_cayley << " against commutator " << it_plain << " iterations");
+  BOOST_TEST(it_cayley_aa <= it_cayley);
   const auto gl2_plain = run(gl2(accelerated(0)), false, &unused);
   const auto gl2_aa = run(gl2(accelerated(3)), false, &unused);
   BOOST_TEST(lie_test::relative_difference(gl2_aa, gl2_plain) <= 1e-14);
@@ -205,8 +223,9 @@ BOOST_AUTO_TEST_CASE(accelerated_and_plain_iterations_agree) {
 BOOST_AUTO_TEST_CASE(failed_isospectral_step_leaves_the_state) {
   const problems::sine_euler<17> fluid;
   const auto y0 = problems::sine_euler<17>::random_initial_state(4);  // rough: ‖W‖ ~ N
+  for (auto iteration : {isospectral_iteration::cayley, isospectral_iteration::commutator})
   for (int depth : {0, 3}) {
-    isospectral_midpoint<su_n<17>> iso(accelerated(depth));
+    isospectral_midpoint<su_n<17>> iso(iso_options(depth, iteration));
     auto y = y0;
     BOOST_CHECK_THROW(iso.do_step(fluid, y, 0.0, 50.0), step_error);
     BOOST_TEST((y.array() == y0.array()).all());

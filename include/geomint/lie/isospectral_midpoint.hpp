@@ -18,17 +18,30 @@
 // everything, only B̃W̃B̃ sees τ), and the unknown of (1) is z = (ỹ, τ): the coefficients of
 // W̃'s traceless part and τ, N² reals.
 //
-// (1) is solved by fixed-point iteration to round-off (core/fixed_point.hpp), optionally
-// Anderson-accelerated (lie_options::acceleration). A sweep costs, with P = (h/2)B̃W̃: one N × N
-// product for P, the lower triangle of the Hermitian (h/2) P B̃ (half a product), h/2[B̃, W̃] = P + P†
-// (B̃ anti-Hermitian, W̃ Hermitian), and three changes of basis state ↔ matrix (FFTs along the
-// wrapped diagonals, su_n.hpp); no factorization. The plain iteration contracts like
-// h/2 ‖ad_B̃‖ (it carries the rotation of W̃'s fine scales); Anderson acceleration removes most of
-// that (docs/performance.md). The update W₁ = W₀ + h[B̃, W̃] reuses the last sweep's P.
+// Two iterations solve (1) to round-off (core/fixed_point.hpp), both optionally
+// Anderson-accelerated (lie_options::acceleration), both giving the same step to the tolerance:
 //
-// Starting guess: ỹ = y₀, τ = 0 (an O(h) error); when the step continues the previous one with
-// the same h (core/continuation.hpp), the previous midpoint reflected through y₀,
-// ỹ = 2y₀ − ỹ_prev, τ = τ_prev (an O(h²) error). The converged step is the same to round-off.
+//   cayley (default)  the unknown is the smooth k = ∇H(W̃) (as RKMK's stage slope). Given k,
+//       B̂ = (h/2)B̃ = −(h/2) hat(k), (1) is linear in W̃ and solved exactly:
+//       W̃ = M W₀ M†, M = (1 − B̂)⁻¹ = 1 + e, e = (1 − B̂)⁻¹B̂, so with X = e W₀,
+//         W̃ − W₀ = X + X† + X e†,    and the update, since cay(hB̃) = 2M − 1 = 1 + 2e,
+//         W₁ − W₀ = 2(X + X†) + 4 X e†,
+//       both from the same sweep: the update is free. A sweep costs an LU factorization of
+//       1 − B̂ and the solve for e (in two halves on two threads), one product X = eW₀ (W₀ kept
+//       for the step) and the lower triangle of the Hermitian Xe† (half a product), the same
+//       matrix work as one stage of RKMK GL2 in Cayley coordinates (su_n::cayley_action), and it
+//       contracts as fast (the map goes through ∇H, which smooths).
+//   commutator  the unknown is W̃ itself, z = (ỹ, τ) (coefficients of W̃'s traceless part and
+//       τ), and a sweep evaluates (1)'s right-hand side: with P = B̂W̃, h/2 [B̃, W̃] = P + P†
+//       (B̃ anti-Hermitian, W̃ Hermitian) and h²/4 B̃W̃B̃ = P B̂ (lower triangle): one and a half
+//       products and no factorization; W₁ − W₀ = 2(P + P†) from the last sweep. It contracts
+//       only like h/2 ‖ad_B̃‖ (it carries the rotation of W̃'s fine scales by B̃): ~0.2 per sweep
+//       on bench_su_n_scaling's problem, ~0.1 with Anderson acceleration (docs/performance.md).
+//
+// Starting guess: with no previous step k = ∇H(y₀) (cayley), ỹ = y₀, τ = 0 (commutator); when
+// the step continues the previous one with the same h (core/continuation.hpp), the previous
+// midpoint's unknowns reflected through y₀ (k = 2∇H(y₀) − k_prev, ỹ = 2y₀ − ỹ_prev), an O(h²)
+// error. The converged step is the same to round-off.
 #pragma once
 
 #include <cmath>
@@ -43,6 +56,16 @@
 #include "geomint/lie/su_n.hpp"
 
 namespace geomint {
+
+/// How isospectral_midpoint solves its fixed-point equation (1) (see above).
+enum class isospectral_iteration {
+  cayley,     ///< unknown k = ∇H(W̃), W̃ = M W₀ M† exactly (an LU per sweep; fast contraction)
+  commutator  ///< unknown W̃, (1)'s right-hand side (no factorization; slow contraction)
+};
+
+struct isospectral_midpoint_options : lie_options {
+  isospectral_iteration iteration = isospectral_iteration::cayley;
+};
 
 namespace lie_detail {
 template <class Algebra>
@@ -65,41 +88,99 @@ class isospectral_midpoint_workspace {
   void forget() { cont_.forget(); }
 
   template <class Sys, class Y>
-  void step(const Sys& sys, Y& y, double t, double dt, const lie_options& opt, step_statistics& stats) {
+  void step(const Sys& sys, Y& y, double t, double dt, const isospectral_midpoint_options& opt,
+            step_statistics& stats) {
     const Algebra& alg = lie_detail::algebra_of(sys);
     const int d = alg.dim();
     if (z_.size() != d + 1) resize(d);
     y0_ = y;
     require_finite_state(t, dt, y0_);
     w0_ = alg.hermitian(y0_);
-    if (cont_.begin(sys, y0_) && dt == dt_previous_) {
-      z_.head(d) = 2 * y0_ - z_previous_.head(d);
-      z_(d) = z_previous_(d);
+    sys.gradient(y0_, g0_);
+    const bool extrapolate = cont_.begin(sys, y0_) && dt == dt_previous_ && iteration_ == opt.iteration;
+    iteration_ = opt.iteration;
+    const newton_context ctx{t, dt, "isospectral midpoint, the fixed point (1) for W̃ (use a smaller h)"};
+    if (opt.iteration == isospectral_iteration::cayley) {
+      k_ = extrapolate ? vec(2 * g0_ - k_previous_) : g0_;
+      cayley_sweep<Sys> problem{*this, sys, alg, dt};
+      fixed_point_solve(problem, k_, k_next_, opt.newton, stats.fixed_point, ctx, opt.acceleration, anderson_);
+      k_previous_ = k_;
+      // W₁ − W₀ = 2(X + X†) + 4Xe† from the last sweep (its k agrees with the solution to the tolerance).
+      increment_ = 2 * (x_ + x_.adjoint());
+      increment_.template triangularView<Eigen::Lower>() += 4 * y_;
     } else {
-      z_.head(d) = y0_;
-      z_(d) = 0;
+      if (extrapolate) {
+        z_.head(d) = 2 * y0_ - z_previous_.head(d);
+        z_(d) = z_previous_(d);
+      } else {
+        z_.head(d) = y0_;
+        z_(d) = 0;
+      }
+      commutator_sweep<Sys> problem{*this, sys, alg, dt};
+      fixed_point_solve(problem, z_, z_next_, opt.newton, stats.fixed_point, ctx, opt.acceleration, anderson_);
+      z_previous_ = z_;
+      // W₁ − W₀ = h[B̃, W̃] = 2(P + P†) from the last sweep.
+      increment_ = 2 * half_commutator_;
     }
-    sweep<Sys> problem{*this, sys, alg, dt};
-    fixed_point_solve(problem, z_, z_next_, opt.newton, stats.fixed_point,
-                      newton_context{t, dt, "isospectral midpoint, the fixed point (1) for W̃ (use a smaller h)"},
-                      opt.acceleration, anderson_);
-    // W₁ − W₀ = h[B̃, W̃] from the last sweep (its W̃ agrees with the solution to the tolerance).
-    y1_ = y0_ + 2 * alg.coefficients_of_lower(half_commutator_);
+    y1_ = y0_ + alg.coefficients_of_lower(increment_);
     if (!y1_.allFinite())
       throw step_error(failure_reason::non_finite_value, t, dt, 0, 0, "isospectral midpoint: the new state is not finite");
     y = y1_;
     ++stats.steps;
-    z_previous_ = z_;
     cont_.template end<0>() = y1_;
     cont_.record(sys);
     dt_previous_ = dt;
   }
 
  private:
+  /// k ↦ ∇H(W̃(k)), W̃ = M W₀ M†: B̂ = −(h/2) hat(k), e = (1 − B̂)⁻¹B̂, X = eW₀, Y = Xe† (lower),
+  /// W̃ − W₀ = X + X† + Y.
+  template <class Sys>
+  struct cayley_sweep {
+    isospectral_midpoint_workspace& m;
+    const Sys& sys;
+    const Algebra& alg;
+    double dt;
+    void map(const vec& k, vec& next) {
+      m.g_ = (-dt / 2) * k;
+      m.b_ = alg.hat(m.g_);
+      m.w_ = -m.b_;
+      m.w_.diagonal().array() += 1.0;
+      m.lu_.compute(m.w_);
+      m.solve_halves();
+      m.x_.noalias() = m.e_ * m.w0_;
+      m.increment_ = m.x_ + m.x_.adjoint();
+      m.y_.template triangularView<Eigen::Lower>() = m.x_ * m.e_.adjoint();
+      m.increment_.template triangularView<Eigen::Lower>() += m.y_;
+      m.ys_ = m.y0_ + alg.coefficients_of_lower(m.increment_);
+      sys.gradient(m.ys_, next);
+    }
+    double change_norm(const vec& next, const vec& k) const {
+      return (next - k).cwiseAbs().maxCoeff() / std::fmax(next.cwiseAbs().maxCoeff(), 1e-300);
+    }
+  };
+
+  /// e = (1 − B̂)⁻¹B̂ from lu_ = LU(1 − B̂); the columns in two independent halves when Eigen
+  /// runs on more than one thread (as su_n::cayley_action).
+  void solve_halves() {
+    if (N < 64) {
+      e_ = lu_.solve(b_);
+      return;
+    }
+    const int half = N / 2;
+#if defined(_OPENMP)
+#pragma omp parallel for num_threads(2) schedule(static) if (Eigen::nbThreads() > 1)
+#endif
+    for (int part = 0; part < 2; ++part) {
+      const int first = part == 0 ? 0 : half, count = part == 0 ? half : N - half;
+      e_.middleCols(first, count) = lu_.solve(b_.middleCols(first, count));
+    }
+  }
+
   /// z ↦ (1)'s right-hand side: W̃ = W(ỹ) + τ1, B̂ = (h/2) B̃ = −(h/2) hat(∇H(ỹ)), P = B̂W̃; then
   /// h/2 [B̃, W̃] = P + P†, h²/4 B̃W̃B̃ = P B̂ (lower triangle), split into (ỹ, τ).
   template <class Sys>
-  struct sweep {
+  struct commutator_sweep {
     isospectral_midpoint_workspace& m;
     const Sys& sys;
     const Algebra& alg;
@@ -125,15 +206,18 @@ class isospectral_midpoint_workspace {
   };
 
   void resize(int d) {
-    for (vec* v : {&y0_, &ys_, &g_, &y1_}) v->resize(d);
+    for (vec* v : {&y0_, &ys_, &g_, &g0_, &y1_, &k_, &k_next_, &k_previous_}) v->resize(d);
     for (unknowns* v : {&z_, &z_next_, &z_previous_}) v->resize(d + 1);
-    for (mat* a : {&w0_, &w_, &b_, &p_, &half_commutator_, &next_w_}) a->resize(N, N);
+    for (mat* a : {&w0_, &w_, &b_, &p_, &half_commutator_, &next_w_, &e_, &x_, &y_, &increment_}) a->resize(N, N);
+    y_.setZero();  // its upper triangle is never written
     cont_.resize(d);
   }
 
-  vec y0_, ys_, g_, y1_;
+  vec y0_, ys_, g_, g0_, y1_, k_, k_next_, k_previous_;
   unknowns z_, z_next_, z_previous_;
-  mat w0_, w_, b_, p_, half_commutator_, next_w_;
+  mat w0_, w_, b_, p_, half_commutator_, next_w_, e_, x_, y_, increment_;
+  Eigen::PartialPivLU<mat> lu_;
+  isospectral_iteration iteration_ = isospectral_iteration::cayley;
   anderson_workspace anderson_;
   continuation<vec> cont_;  ///< the last step's end point
   double dt_previous_ = 0;
@@ -143,13 +227,14 @@ class isospectral_midpoint_workspace {
 
 /// Modin–Viviani's isospectral midpoint on su(N) (su_n systems): symmetric, order 2, keeps the
 /// Casimirs tr(Wᵏ) (W₁ is similar to W₀) and is a Poisson map on the coadjoint orbits.
-/// Options: lie_options (tolerance one ulp; acceleration: Anderson depth, 0 = plain iteration).
+/// Options: isospectral_midpoint_options (lie_options' tolerance of one ulp and Anderson depth,
+/// 0 = plain iteration; the iteration, cayley by default).
 template <class Algebra>
 class isospectral_midpoint
-    : public stepper_base<isospectral_midpoint<Algebra>, vector<Algebra::dimension>, lie_options> {
+    : public stepper_base<isospectral_midpoint<Algebra>, vector<Algebra::dimension>, isospectral_midpoint_options> {
   static_assert(lie_detail::is_su_n<Algebra>::value,
                 "geomint: isospectral_midpoint is implemented for su_n<N> (Hermitian-matrix realization)");
-  using base = stepper_base<isospectral_midpoint<Algebra>, vector<Algebra::dimension>, lie_options>;
+  using base = stepper_base<isospectral_midpoint<Algebra>, vector<Algebra::dimension>, isospectral_midpoint_options>;
 
  public:
   using algebra_type = Algebra;
