@@ -202,6 +202,10 @@ BOOST_AUTO_TEST_CASE(accelerated_and_plain_iterations_agree) {
   const auto iso_fresh = run(iso(iso_options(0, isospectral_iteration::commutator)), true, &it_fresh);
   const auto iso_cayley = run(iso(iso_options(0, isospectral_iteration::cayley)), false, &it_cayley);
   const auto iso_cayley_aa = run(iso(iso_options(3, isospectral_iteration::cayley)), false, &it_cayley_aa);
+  long it_cayley_fresh = 0;
+  const auto iso_cayley_fresh = run(iso(iso_options(0, isospectral_iteration::cayley)), true, &it_cayley_fresh);
+  BOOST_TEST(lie_test::relative_difference(iso_cayley_fresh, iso_plain) <= 1e-14);
+  BOOST_TEST(it_cayley < it_cayley_fresh, "extrapolated guesses " << it_cayley << " against fresh " << it_cayley_fresh);
   BOOST_TEST(lie_test::relative_difference(iso_aa, iso_plain) <= 1e-14);
   BOOST_TEST(lie_test::relative_difference(iso_fresh, iso_plain) <= 1e-14);
   BOOST_TEST(lie_test::relative_difference(iso_cayley, iso_plain) <= 1e-14);
