@@ -224,7 +224,7 @@ int main(int argc, char** argv) {
                                   "255), the sweeps contract by ~250x so acceleration saves none of the ~5, and the "
                                   "update is one more such action"
                          : v == 3 ? "a sweep costs an LU factorization and solve, one product and half a product "
-                                    "(~3.6 products measured at N = 255), and ~5 sweeps reach round-off from the "
+                                    "(~3.6 products measured at N = 255), and 6-7 sweeps reach round-off from the "
                                     "extrapolated guess (the update is free)"
                                   : "a sweep costs one product and half a product (~1.5), but the iteration contracts "
                                     "only by ~0.2 per sweep (~0.1 accelerated): ~13 sweeps");
