@@ -161,22 +161,9 @@ class isospectral_midpoint_workspace {
     }
   };
 
-  /// e = (1 − B̂)⁻¹B̂ from lu_ = LU(1 − B̂); the columns in two independent halves when Eigen
-  /// runs on more than one thread (as su_n::cayley_action).
-  void solve_halves() {
-    if (N < 64) {
-      e_ = lu_.solve(b_);
-      return;
-    }
-    const int half = N / 2;
-#if defined(_OPENMP)
-#pragma omp parallel for num_threads(2) schedule(static) if (Eigen::nbThreads() > 1)
-#endif
-    for (int part = 0; part < 2; ++part) {
-      const int first = part == 0 ? 0 : half, count = part == 0 ? half : N - half;
-      e_.middleCols(first, count) = lu_.solve(b_.middleCols(first, count));
-    }
-  }
+  /// e = (1 − B̂)⁻¹B̂ from lu_ = LU(1 − B̂) (in column halves, as su_n::cayley_action).
+  void solve_halves() { detail::solve_in_column_halves(lu_, b_, e_); }
+
 
   /// z ↦ (1)'s right-hand side: W̃ = W(ỹ) + τ1, B̂ = (h/2) B̃ = −(h/2) hat(∇H(ỹ)), P = B̂W̃; then
   /// h/2 [B̃, W̃] = P + P†, h²/4 B̃W̃B̃ = P B̂ (lower triangle), split into (ỹ, τ).

@@ -49,6 +49,27 @@
 
 namespace geomint {
 
+namespace detail {
+/// x = A⁻¹b from lu = LU(A), for square b: from 64 columns on, in two independent halves of
+/// columns, run on two threads when OpenMP is on and Eigen runs on more than one.
+template <class LU, class B, class X>
+void solve_in_column_halves(const LU& lu, const B& b, X& x) {
+  const int n = static_cast<int>(b.cols());
+  if (n < 64) {
+    x = lu.solve(b);
+    return;
+  }
+  const int half = n / 2;
+#if defined(_OPENMP)
+#pragma omp parallel for num_threads(2) schedule(static) if (Eigen::nbThreads() > 1)
+#endif
+  for (int part = 0; part < 2; ++part) {
+    const int first = part == 0 ? 0 : half, count = part == 0 ? half : n - half;
+    x.middleCols(first, count) = lu.solve(b.middleCols(first, count));
+  }
+}
+}  // namespace detail
+
 template <int N>
 class su_n {
   static_assert(N >= 3 && N % 2 == 1, "the sine-bracket truncation needs an odd N >= 3");
@@ -389,22 +410,12 @@ class su_n<N>::cayley_action {
   }
 
  private:
-  /// e = (1 − S/2)⁻¹ S; the columns in two independent halves when two threads are available.
+  /// e = (1 − S/2)⁻¹ S.
   void solve_halves() {
     e_.resize(N, N);
-    if (N < 64) {
-      e_ = lu_.solve(s_);
-      return;
-    }
-    const int half = N / 2;
-#if defined(_OPENMP)
-#pragma omp parallel for num_threads(2) schedule(static) if (Eigen::nbThreads() > 1)
-#endif
-    for (int part = 0; part < 2; ++part) {
-      const int first = part == 0 ? 0 : half, count = part == 0 ? half : N - half;
-      e_.middleCols(first, count) = lu_.solve(s_.middleCols(first, count));
-    }
+    detail::solve_in_column_halves(lu_, s_, e_);
   }
+
 
   vector_type y0_;
   matrix_type w0_, s_, z_, e_, x_;
