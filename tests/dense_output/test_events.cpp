@@ -16,7 +16,7 @@
 
 using namespace geomint;
 using pendulum = problems::spherical_pendulum;
-using state = pendulum::state_type;
+using pendulum_state = pendulum::state_type;
 
 namespace {
 
@@ -26,8 +26,8 @@ std::vector<double> plane_crossings(double h, double T, crossing direction = cro
   const pendulum sys;
   dense_output<Stepper> d;
   d.initialize(sys.initial_state(), 0.0, h);
-  event_locator<state> events;
-  events.add("x = 0", [](double, const state& x) { return x.first(0); }, direction);
+  event_locator<pendulum_state> events;
+  events.add("x = 0", [](double, const pendulum_state& x) { return x.first(0); }, direction);
   std::vector<double> times;
   while (d.current_time() < T - 0.5 * h) {
     d.do_step(sys);
@@ -42,7 +42,7 @@ std::vector<double> plane_crossings(double h, double T, crossing direction = cro
 // kahan_li8 ∘ RATTLE reference at h/16 (its error ≪ the ones measured): the event error is
 // the trajectory's, the extension's (h⁴, h⁶) is smaller. ±0.3.
 BOOST_AUTO_TEST_CASE(event_times_converge_at_the_methods_order) {
-  const std::vector<double> ref = plane_crossings<composition<rattle<state>, kahan_li8>>(0.005, 3.0);
+  const std::vector<double> ref = plane_crossings<composition<rattle<pendulum_state>, kahan_li8>>(0.005, 3.0);
   BOOST_TEST_REQUIRE(ref.size() >= 3u);
   auto order = [&](auto tag, std::vector<double> steps) {
     using stepper = typename decltype(tag)::type;
@@ -57,8 +57,8 @@ BOOST_AUTO_TEST_CASE(event_times_converge_at_the_methods_order) {
     BOOST_TEST_MESSAGE("event time errors " << errors.front() << " … " << errors.back());
     return diagnostics::loglog_slope(steps, errors);
   };
-  struct rattle_tag { using type = rattle<state>; };
-  struct lobatto_tag { using type = lobatto_iiia_iiib<3, state>; };
+  struct rattle_tag { using type = rattle<pendulum_state>; };
+  struct lobatto_tag { using type = lobatto_iiia_iiib<3, pendulum_state>; };
   const double p2 = order(rattle_tag{}, {0.04, 0.02, 0.01, 0.005});
   const double p4 = order(lobatto_tag{}, {0.08, 0.04, 0.02, 0.01});
   BOOST_TEST_MESSAGE("event time orders: rattle " << p2 << ", lobatto3 " << p4);
@@ -67,20 +67,20 @@ BOOST_AUTO_TEST_CASE(event_times_converge_at_the_methods_order) {
 }
 
 BOOST_AUTO_TEST_CASE(direction_filters_and_order_within_a_step) {
-  const std::vector<double> both = plane_crossings<rattle<state>>(0.01, 3.0);
-  const std::vector<double> rising = plane_crossings<rattle<state>>(0.01, 3.0, crossing::rising);
-  const std::vector<double> falling = plane_crossings<rattle<state>>(0.01, 3.0, crossing::falling);
+  const std::vector<double> both = plane_crossings<rattle<pendulum_state>>(0.01, 3.0);
+  const std::vector<double> rising = plane_crossings<rattle<pendulum_state>>(0.01, 3.0, crossing::rising);
+  const std::vector<double> falling = plane_crossings<rattle<pendulum_state>>(0.01, 3.0, crossing::falling);
   BOOST_TEST(rising.size() + falling.size() == both.size());
   BOOST_TEST(!rising.empty());
   BOOST_TEST(!falling.empty());
 
   // Two events in one long step: x = ±0.1·l around a crossing, reported in time order.
   const pendulum sys;
-  dense_output<lobatto_iiia_iiib<3, state>> d;
+  dense_output<lobatto_iiia_iiib<3, pendulum_state>> d;
   d.initialize(sys.initial_state(), 0.0, 0.5);
-  event_locator<state> events;
-  events.add("x = -0.1", [](double, const state& x) { return x.first(0) + 0.1; });
-  events.add("x = +0.1", [](double, const state& x) { return x.first(0) - 0.1; });
+  event_locator<pendulum_state> events;
+  events.add("x = -0.1", [](double, const pendulum_state& x) { return x.first(0) + 0.1; });
+  events.add("x = +0.1", [](double, const pendulum_state& x) { return x.first(0) - 0.1; });
   std::vector<double> seen;
   for (int k = 0; k < 6 && seen.size() < 2; ++k) {
     d.do_step(sys);
@@ -93,12 +93,12 @@ BOOST_AUTO_TEST_CASE(direction_filters_and_order_within_a_step) {
 
 BOOST_AUTO_TEST_CASE(a_stop_event_ends_at_the_event_and_a_grid_root_is_reported_once) {
   const pendulum sys;
-  dense_output<rattle<state>> d;
+  dense_output<rattle<pendulum_state>> d;
   d.initialize(sys.initial_state(), 0.0, 0.01);
-  event_locator<state> events;
+  event_locator<pendulum_state> events;
   // t = 0.05 is a grid point: reported once, by the step that ends there.
-  events.add("t = 0.05", [](double t, const state&) { return t - 0.05; });
-  events.add("x = 0, stop", [](double, const state& x) { return x.first(0); }, crossing::both, event_action::stop);
+  events.add("t = 0.05", [](double t, const pendulum_state&) { return t - 0.05; });
+  events.add("x = 0, stop", [](double, const pendulum_state& x) { return x.first(0); }, crossing::both, event_action::stop);
   int grid_reports = 0;
   double stop_time = -1;
   while (!events.stopped() && d.current_time() < 5) {

@@ -16,7 +16,7 @@
 
 using namespace geomint;
 using body = problems::free_rigid_body;
-using state = body::state_type;
+using body_state = body::state_type;
 
 namespace {
 
@@ -25,12 +25,12 @@ namespace {
 template <class Stepper>
 std::pair<double, double> casimir_and_continuity(const body& sys, double h) {
   dense_output<Stepper> dense;
-  const state y0 = body::engo_faltinsen_initial_state();
+  const body_state y0 = body::engo_faltinsen_initial_state();
   dense.initialize(y0, 0.0, h);
   std::mt19937 random(7);
   std::uniform_real_distribution<double> theta(0.0, 1.0);
   double casimir = 0, jump = 0;
-  state y;
+  body_state y;
   for (int k = 0; k < 200; ++k) {
     const auto [t0, t1] = dense.do_step(sys);
     for (int i = 0; i < 10; ++i) {
@@ -46,11 +46,11 @@ std::pair<double, double> casimir_and_continuity(const body& sys, double h) {
 /// The interpolant's error at θ = 0.37 of one step of h, against RKMK RK4 with steps h/400.
 template <class Stepper>
 double local_error(const body& sys, double h) {
-  const state y0 = body::engo_faltinsen_initial_state();
+  const body_state y0 = body::engo_faltinsen_initial_state();
   dense_output<Stepper> dense;
   dense.initialize(y0, 0.0, h);
   dense.do_step(sys);
-  state mid, ref = y0;
+  body_state mid, ref = y0;
   dense.calc_state(0.37 * h, mid);
   rkmk<so3, rk::rk4> exact;
   for (int k = 0; k < 148; ++k) exact.do_step(sys, ref, k * h / 400, h / 400);

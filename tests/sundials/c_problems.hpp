@@ -29,6 +29,18 @@ using vmap = Eigen::Map<VectorXd>;
 /// A serial N_Vector's data, by the serial accessors (as SUNDIALS' own examples read them).
 inline vmap map(N_Vector v) { return vmap(NV_DATA_S(v), NV_LENGTH_S(v)); }
 
+/// Equal bit for bit (a C API result against the C++ stepper's, or two C API runs).
+inline bool bitwise_equal(const VectorXd& a, N_Vector b) { return (a.array() == map(b).array()).all(); }
+inline bool bitwise_equal(N_Vector a, const VectorXd& b) { return bitwise_equal(b, a); }
+inline bool bitwise_equal(N_Vector a, N_Vector b) { return (map(a).array() == map(b).array()).all(); }
+
+/// The free rigid body on so(3)* for GeomintLieInit: ∇H of H = ½ Σ y_i²/I_i, I = (2, 1, 2/3).
+inline int rigid_body_gradient(sunrealtype, N_Vector y, N_Vector out, void*) {
+  const double inertia[3] = {2.0, 1.0, 2.0 / 3.0};
+  for (int i = 0; i < 3; ++i) NV_Ith_S(out, i) = NV_Ith_S(y, i) / inertia[i];
+  return 0;
+}
+
 /// The last error message of a Geomint* memory block ("" if none).
 inline std::string last_error(void* mem) {
   const char* m = nullptr;

@@ -31,7 +31,6 @@ using all_methods = boost::mpl::list<
     method<GEOMINT_CONSTRAINED_LOBATTO_6_4, geomint::lobatto_iiia_iiib<4, state>>,
     method<GEOMINT_CONSTRAINED_LOBATTO_8_5, geomint::lobatto_iiia_iiib<5, state>>,
     method<GEOMINT_CONSTRAINED_SYMPLECTIC_EULER_1_2, geomint::constrained_symplectic_euler<state>>>;
-bool bitwise_equal(const VectorXd& a, N_Vector b) { return (a.array() == map(b).array()).all(); }
 
 /// Evolves mem to t = k·interval, k = 1..count (each a separate GeomintEvolve), and the C++
 /// stepper through the same steps of h; after each interval the states must agree bit for bit.

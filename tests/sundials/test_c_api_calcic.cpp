@@ -24,7 +24,6 @@ std::pair<VectorXd, VectorXd> perturbed(const dsp_data& d, double dq, double dp)
   return {q, p};
 }
 
-bool bitwise_equal(N_Vector a, const VectorXd& b) { return (map(a).array() == b.array()).all(); }
 
 }  // namespace
 

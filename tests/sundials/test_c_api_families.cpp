@@ -28,7 +28,6 @@ using state = std::pair<VectorXd, VectorXd>;
 
 namespace {
 
-bool bitwise_equal(const VectorXd& a, N_Vector b) { return (a.array() == map(b).array()).all(); }
 
 /// Evolves mem over `count` intervals of 0.1 with h = 0.01; `advance(x, t, h)` takes the C++
 /// stepper's step. After every interval the states must agree bit for bit: the C module runs the

@@ -13,18 +13,11 @@ using Eigen::VectorXd;
 
 namespace {
 
-bool bitwise_equal(N_Vector a, N_Vector b) { return (map(a).array() == map(b).array()).all(); }
-
-// The free rigid body on so(3)*, H = ½ Σ y_i²/I_i.
-const double inertia[3] = {2.0, 1.0, 2.0 / 3.0};
-int rb_gradient(sunrealtype, N_Vector y, N_Vector out, void*) {
-  for (int i = 0; i < 3; ++i) NV_Ith_S(out, i) = NV_Ith_S(y, i) / inertia[i];
-  return 0;
-}
+// The free rigid body on so(3)* (rigid_body_gradient, c_problems.hpp).
 VectorXd rb_initial() { return geomint::vector<3>(std::cos(1.1), 0.0, std::sin(1.1)); }
 void* make_rigid_body(sun& s, int method, double h) {
   void* mem = GeomintLieCreate(s.ctx(), method, GEOMINT_ALGEBRA_SO3);
-  if (!mem || GeomintLieInit(mem, rb_gradient, nullptr, 0.0, s.vector(rb_initial())) || GeomintLieSetFixedStep(mem, h))
+  if (!mem || GeomintLieInit(mem, rigid_body_gradient, nullptr, 0.0, s.vector(rb_initial())) || GeomintLieSetFixedStep(mem, h))
     throw std::runtime_error("make_rigid_body failed");
   return mem;
 }

@@ -74,7 +74,9 @@ prk_condition_report check_prk_conditions(const partitioned_tableau<S>& t) {
   r.last_position_row = (t.aq.row(S - 1).transpose() - t.b).cwiseAbs().maxCoeff();
   r.last_momentum_column = t.ap.col(S - 1).cwiseAbs().maxCoeff();
   r.last_weight = std::fabs(t.b(S - 1));
-  const Eigen::FullPivLU<matrix<S - 1, S - 1>> lu(coupling_matrix(t));
+  // A dynamic-size matrix: one FullPivLU instantiation serves every stage count (this runs once,
+  // at construction).
+  const Eigen::FullPivLU<Eigen::MatrixXd> lu(Eigen::MatrixXd(coupling_matrix(t)));
   r.coupling_pivot_ratio = detail::pivot_ratio(lu.matrixLU().diagonal());
   for (int i = 0; i < S; ++i)
     for (int j = 0; j < S; ++j)
