@@ -376,8 +376,11 @@ BOOST_AUTO_TEST_CASE(gonzalez_gradient_conserves_a_non_quadratic_energy) {
   const double g = energy_drift(top_gonzalez, top, y_top, 0.05, 10000), gc = energy_drift(top_gonzalez_cay, top, y_top, 0.05, 10000),
                tr = energy_drift(top_trapezoidal, top, y_top, 0.05, 10000);
   BOOST_TEST_MESSAGE("anharmonic heavy top: energy drift Gonzalez " << g << " / " << gc << ", trapezoidal " << tr);
-  BOOST_TEST(g <= 3e-14);
-  BOOST_TEST(gc <= 3e-14);
+  // Round-off only: each step solves for the discrete gradient to ~10ε relative, so over 1e4 steps
+  // the energy walks randomly by ~√1e4 · 10ε ≈ 2e-13 at most (measured 1e-14 at -O1, 4e-14 at
+  // -Og); a Newton tolerance of 1e-8 would move it by ≥ 1e-9.
+  BOOST_TEST(g <= 2e-13);
+  BOOST_TEST(gc <= 2e-13);
   BOOST_TEST(tr >= 1e-6);
 }
 

@@ -84,7 +84,7 @@ class byte_reader {
     const auto n = get<std::uint64_t>();
     if (n > static_cast<std::uint64_t>(end_ - p_) / sizeof(double)) fail();
     std::vector<double> v(static_cast<std::size_t>(n));
-    std::memcpy(v.data(), p_, v.size() * sizeof(double));
+    if (!v.empty()) std::memcpy(v.data(), p_, v.size() * sizeof(double));  // an empty vector's data() may be null
     p_ += v.size() * sizeof(double);
     return v;
   }
