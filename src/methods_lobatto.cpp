@@ -1,6 +1,5 @@
 // Lobatto IIIA–IIIB pairs with 4 and 5 stages (orders 6 and 8; Hairer 2003, Example 2.2) on
-// every constrained problem (compiled in one translation unit with the other constrained methods
-// when GEOMINT_UNITY_BUILD is on).
+// every constrained problem. Apart from methods_constrained.cpp so the two compile in parallel.
 #include "cli/constrained_problems.hpp"
 #include "cli/hamiltonian_problem.hpp"
 #include "cli/method_list.hpp"
