@@ -148,7 +148,7 @@ class isospectral_midpoint_workspace {
       m.w_ = -m.b_;
       m.w_.diagonal().array() += 1.0;
       m.lu_.compute(m.w_);
-      m.solve_halves();
+      detail::solve_in_column_halves(m.lu_, m.b_, m.e_);  // e = (1 − B̂)⁻¹B̂
       m.x_.noalias() = m.e_ * m.w0_;
       m.increment_ = m.x_ + m.x_.adjoint();
       m.y_.template triangularView<Eigen::Lower>() = m.x_ * m.e_.adjoint();
@@ -160,10 +160,6 @@ class isospectral_midpoint_workspace {
       return (next - k).cwiseAbs().maxCoeff() / std::fmax(next.cwiseAbs().maxCoeff(), 1e-300);
     }
   };
-
-  /// e = (1 − B̂)⁻¹B̂ from lu_ = LU(1 − B̂) (in column halves, as su_n::cayley_action).
-  void solve_halves() { detail::solve_in_column_halves(lu_, b_, e_); }
-
 
   /// z ↦ (1)'s right-hand side: W̃ = W(ỹ) + τ1, B̂ = (h/2) B̃ = −(h/2) hat(∇H(ỹ)), P = B̂W̃; then
   /// h/2 [B̃, W̃] = P + P†, h²/4 B̃W̃B̃ = P B̂ (lower triangle), split into (ỹ, τ).

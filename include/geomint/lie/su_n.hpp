@@ -416,7 +416,6 @@ class su_n<N>::cayley_action {
     detail::solve_in_column_halves(lu_, s_, e_);
   }
 
-
   vector_type y0_;
   matrix_type w0_, s_, z_, e_, x_;
   Eigen::PartialPivLU<matrix_type> lu_;
