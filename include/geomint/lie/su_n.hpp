@@ -286,6 +286,10 @@ class su_n {
   /// A template, so that it is only instantiated where FFTW is available (uses_fft).
   template <class F = lie_detail::diagonal_fft>
   static std::shared_ptr<const F> make_fft() { return std::make_shared<const F>(N); }
+  /// The FFT plans through a type that depends on T, so that the calls on them are compiled only
+  /// where FFTW is available (without it, diagonal_fft has neither forward nor inverse).
+  template <class T, class F = lie_detail::diagonal_fft>
+  const F& fft_plans() const { return *fft_; }
 
   /// The Fourier matrix F in precision T.
   template <class T>
@@ -321,7 +325,7 @@ class su_n {
     }
     cmatrix<T> d(N, N);
     if constexpr (fft) {
-      fft_->inverse(a.data());
+      fft_plans<T>().inverse(a.data());
       d.swap(a);
     } else {
       d.noalias() = fourier<T>() * a;
@@ -349,7 +353,7 @@ class su_n {
       }
     cmatrix<T> g(N, N);
     if constexpr (fft) {
-      fft_->forward(d.data());
+      fft_plans<T>().forward(d.data());
       g.swap(d);
     } else {
       g.noalias() = fourier<T>().adjoint() * d;
