@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <cstdint>
 #include <memory>
 #include <set>
@@ -135,9 +136,23 @@ const char* help_for(const std::string& verb) {
   return nullptr;
 }
 
+/// The first SIGINT/SIGTERM asks the command to stop cleanly; another one more than 1 s later
+/// ends it at once. A repeat within that second is the same request delivered twice: timeout(1)
+/// signals the command and then its whole process group, and on a busy machine the first
+/// delivery's handler can run before the second arrives. (Both signals are blocked while the
+/// handler runs, so first_ms is only ever touched by one handler at a time.)
 void on_signal(int signal) {
-  interrupted = signal;
-  std::signal(signal, SIG_DFL);  // a second one terminates at once
+  timespec now{};
+  clock_gettime(CLOCK_MONOTONIC, &now);  // async-signal-safe
+  const long long ms = static_cast<long long>(now.tv_sec) * 1000 + now.tv_nsec / 1000000;
+  static long long first_ms = 0;
+  if (!interrupted) {
+    interrupted = signal;
+    first_ms = ms;
+  } else if (ms - first_ms > 1000) {
+    std::signal(signal, SIG_DFL);
+    std::raise(signal);  // delivered when the handler returns: the default action ends the program
+  }
 }
 
 double parse_number(const std::string& option, const std::string& text) {
@@ -618,6 +633,8 @@ int main(int argc, char** argv) {
   struct sigaction sa {};
   sa.sa_handler = on_signal;
   sigemptyset(&sa.sa_mask);
+  sigaddset(&sa.sa_mask, SIGINT);
+  sigaddset(&sa.sa_mask, SIGTERM);
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
   const std::string command = argc >= 2 ? argv[1] : "";

@@ -369,6 +369,10 @@ BOOST_AUTO_TEST_CASE(bad_input_gives_exit_code_and_names_the_valid_choices) {
 BOOST_AUTO_TEST_CASE(sigint_stops_cleanly_keeping_what_was_written) {
   // A run of about a minute; SIGINT after 1 s. `timeout --preserve-status` passes on the exit
   // status; the summary line and the complete CSV show that the program stopped by itself.
+  // timeout sends the signal twice (to the command, then to its process group): on a busy
+  // machine the second came after the first had been handled and, when a second signal ended
+  // the program at once, killed it mid-row (CI under the sanitizers); a repeat within 1 s is
+  // now the same request.
   const std::string work = prepare("sigint");
   const int status = std::system(("cd '" + work + "' && timeout --preserve-status -s INT 1 " + std::string(GEOMINT_CLI) +
                                   " run pendulum-chain --set links=50 --method lobatto5 --dt 0.001 --t-end 1000 --every 1"
@@ -948,15 +952,15 @@ BOOST_AUTO_TEST_CASE(ctrl_c_stops_every_rank_keeping_finished_trajectories) {
   // Ctrl-C reaches mpiexec, which sends SIGTERM to every rank (and SIGKILL 1 s later): rank 0
   // gathers the finished trajectories and writes the file within that second.
   const result r = geomint_signalled("ensemble double-spherical-pendulum --method lobatto3 --dt 0.001 --t-end 10 "
-                                     "--samples 20000 --vary x1=2.2:3 --threads 1 --out o",
+                                     "--samples 2000 --vary x1=2.2:3 --threads 1 --out o",
                                      "ensemble_mpi_sigint", "o/double-spherical-pendulum_ensemble.csv", 3, SIGINT, 20,
                                      mpiexec(2));
   const ensemble_csv c = read_ensemble(path("ensemble_mpi_sigint", "o/double-spherical-pendulum_ensemble.csv"));
-  BOOST_TEST_REQUIRE(c.rows.size() == 20000u, r.err);
+  BOOST_TEST_REQUIRE(c.rows.size() == 2000u, r.err);
   BOOST_TEST(contains(c.status_line, "# status: interrupted (SIGTERM): "), c.status_line);
   BOOST_TEST(c.count("ok") >= 1u);
   BOOST_TEST(c.count("interrupted") <= 2u);  // one per rank at most
-  BOOST_TEST(c.count("ok") + c.count("interrupted") + c.count("not_run") == 20000u);
+  BOOST_TEST(c.count("ok") + c.count("interrupted") + c.count("not_run") == 2000u);
 }
 #endif
 
