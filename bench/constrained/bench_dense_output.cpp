@@ -42,7 +42,7 @@ int main() {
            observe(c, 0.0);
          }
        }},
-      20000, 15);
+      20000, 101);
   std::printf("%-58s %8s %8s   (time per step, ns: rattle %.0f, dense on the grid %.0f, between %.0f)\n", "ratio",
               "min", "median", 1e9 * t[0].median, 1e9 * t[1].median, 1e9 * t[2].median);
   bench::print_ratio("dense_output<rattle> observing on the grid / rattle", t[1], t[0], 1.05,

@@ -236,7 +236,8 @@ class dense_output {
   /// continuous extension is rebuilt on its next interpolation.
   dense_output(const dense_output& other)
       : stepper_(other.stepper_), states_{other.states_[0], other.states_[1]}, current_(other.current_),
-        t0_(other.t0_), dt_(other.dt_), steps_(other.steps_), project_(other.project_) {
+        t0_(other.t0_), dt_(other.dt_), t_previous_(other.t_previous_), t_current_(other.t_current_),
+        steps_(other.steps_), project_(other.project_) {
     extension_system_ = other.extension_system_;
     extension_type_ = other.extension_type_;
     make_extension_ = other.make_extension_;
@@ -259,6 +260,7 @@ class dense_output {
     t0_ = t0;
     dt_ = dt0;
     steps_ = 0;
+    t_previous_ = t_current_ = t0;
     extension_.reset();
     extension_system_ = nullptr;
   }
@@ -269,12 +271,14 @@ class dense_output {
   std::pair<time_type, time_type> do_step(System&& system) {
     const auto& sys = unwrap_system(system);
     using system_type = std::decay_t<decltype(sys)>;
-    const time_type t = current_time();
+    const time_type t = t_current_;
     state_type& next = states_[1 - current_];
     next = states_[current_];  // the one copy per step: the old state stays for interpolation
     stepper_.do_step(sys, next, t, dt_);
     current_ = 1 - current_;
     ++steps_;
+    t_previous_ = t;
+    t_current_ = t0_ + static_cast<double>(steps_) * dt_;
     // The extension is built on the first interpolation (steps that are never interpolated
     // cost nothing more), and again if the system object changes.
     if (extension_system_ != &sys || extension_type_ != detail::type_id<system_type>()) {
@@ -302,8 +306,8 @@ class dense_output {
 
   const state_type& current_state() const { return states_[current_]; }
   const state_type& previous_state() const { return states_[1 - current_]; }
-  time_type current_time() const { return t0_ + static_cast<double>(steps_) * dt_; }
-  time_type previous_time() const { return t0_ + static_cast<double>(steps_ - 1) * dt_; }
+  time_type current_time() const { return t_current_; }
+  time_type previous_time() const { return t_previous_; }
   time_type current_time_step() const { return dt_; }
   /// Project interpolated states onto the constraint manifold (constrained systems; off by default).
   void set_projection(bool project) { project_ = project; }
@@ -333,17 +337,18 @@ class dense_output {
 
   template <class X>
   void evaluate(time_type t, X& x, int k) {
-    if (!make_extension_ || steps_ == 0) throw std::logic_error("geomint::dense_output: no step taken yet");
-    const double slack = 1e-12 * std::fabs(dt_);
-    const double lo = std::fmin(previous_time(), current_time()), hi = std::fmax(previous_time(), current_time());
-    if (!(t >= lo - slack && t <= hi + slack))
-      throw std::invalid_argument("geomint::dense_output: t is outside the last step");
+    if (steps_ == 0) throw std::logic_error("geomint::dense_output: no step taken yet");
     if constexpr (std::is_assignable_v<X&, const state_type&>) {
-      if (k == 0 && (t == current_time() || t == previous_time())) {  // on the grid: the state itself
-        x = t == current_time() ? current_state() : previous_state();
+      if (k == 0 && (t == t_current_ || t == t_previous_)) {  // on the grid: the state itself
+        x = t == t_current_ ? current_state() : previous_state();
         return;
       }
     }
+    const double slack = 1e-12 * std::fabs(dt_);
+    const bool forward = dt_ > 0;
+    const double lo = forward ? t_previous_ : t_current_, hi = forward ? t_current_ : t_previous_;
+    if (!(t >= lo - slack && t <= hi + slack))
+      throw std::invalid_argument("geomint::dense_output: t is outside the last step");
     if (!extension_) {
       extension_.reset(make_extension_(stepper_, extension_system_, current_state()));
       pending_ = true;
@@ -365,6 +370,7 @@ class dense_output {
   state_type states_[2]{}, scratch_{};
   int current_ = 0;  ///< index of the current state in states_
   time_type t0_ = 0, dt_ = 0;
+  time_type t_previous_ = 0, t_current_ = 0;  ///< t0 + (k − 1)·dt and t0 + k·dt after k steps
   long steps_ = 0;
   bool project_ = false, pending_ = false;
   std::unique_ptr<extension_base> extension_;
