@@ -370,7 +370,7 @@ class dense_output {
   state_type states_[2]{}, scratch_{};
   int current_ = 0;  ///< index of the current state in states_
   time_type t0_ = 0, dt_ = 0;
-  time_type t_previous_ = 0, t_current_ = 0;  ///< t0 + (k − 1)·dt and t0 + k·dt after k steps
+  time_type t_previous_ = 0, t_current_ = 0;  ///< t0 + (k − 1)·dt and t0 + k·dt after k ≥ 1 steps
   long steps_ = 0;
   bool project_ = false, pending_ = false;
   std::unique_ptr<extension_base> extension_;
