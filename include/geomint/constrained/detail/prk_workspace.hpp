@@ -100,6 +100,8 @@ class prk_workspace {
       if (!solved) {
         solve_general(sys, q, p, t, dt, continuing, ratio, opt, stats, ctx);
         ++stats.general_solver_steps;
+      } else {
+        general_.interrupt_sequence();
       }
     }
 
@@ -279,15 +281,17 @@ class prk_workspace {
                      const newton_context& ctx) {
     if constexpr (general_path) {
       general_.begin(sys, q, p, g0(), t, dt);
-      general_.guess(zg_, continuing, ratio);
-      try {
-        newton_solve(general_, zg_, zg0_, rg_, opt.newton, stats.newton, ctx);
-      } catch (const step_error& e) {
-        if (!continuing || !retry_from_plain_guess(e)) throw;
-        // The guess extrapolated from the previous step can lie outside Newton's basin when the
-        // motion turns fast: start again from the explicit predictor of a fresh step.
-        general_.guess(zg_, false, ratio);
-        newton_solve(general_, zg_, zg0_, rg_, opt.newton, stats.newton, ctx);
+      // A guess extrapolated from earlier steps can lie outside Newton's basin when the motion
+      // turns fast at a large step: start again from a less extrapolated one (the last step's
+      // increments), then from the explicit predictor of a fresh step.
+      for (int used = general_.guess(zg_, continuing, ratio);;) {
+        try {
+          newton_solve(general_, zg_, zg0_, rg_, opt.newton, stats.newton, ctx);
+          break;
+        } catch (const step_error& e) {
+          if (used == 0 || !retry_from_plain_guess(e)) throw;
+          used = general_.guess(zg_, continuing, ratio, used > 1 ? 1 : 0);
+        }
       }
       general_.finish(zg_, q1(), p1());
       at_time(sys, t + c_end_ * dt);
