@@ -4,12 +4,13 @@
 //   [A₁₁ A₁₂] [x₁]   [b₁]      A₁₁ = L₁U₁ (Eigen's PartialPivLU),  X = A₁₁⁻¹A₁₂,
 //   [A₂₁ A₂₂] [x₂] = [b₂],     S = A₂₂ − A₂₁X = L₂U₂,  x₂ = S⁻¹(b₂ − A₂₁A₁₁⁻¹b₁),  x₁ = A₁₁⁻¹b₁ − Xx₂.
 //
-// Same flops as one LU of the whole matrix, but for fixed sizes each factor is small enough
-// for Eigen's unblocked fixed-size kernel, while the whole (17 … 64 unknowns for the stage
-// systems of small constrained problems) takes Eigen's blocked path through dynamic-size
-// products: 3 to 4 times faster measured at 22 and 31 unknowns. Pivoting happens within
-// each block only. When either block is numerically singular (or not finite) the whole matrix
-// is factorized instead (dense_lu), so a failure is decided, and reported, as dense_lu would.
+// About the flops of one LU of the whole matrix plus the two blocks' inverses (the solves are
+// then products with them), but for fixed sizes each factor is small enough for Eigen's
+// unblocked fixed-size kernel, while the whole (17 … 64 unknowns for the stage systems of small
+// constrained problems) takes Eigen's blocked path through dynamic-size products: 3 to 4 times
+// faster measured at 22 and 31 unknowns. Pivoting happens within each block only. When either
+// block is numerically singular (or not finite) the whole matrix is factorized instead
+// (dense_lu), so a failure is decided, and reported, as dense_lu would.
 // Dynamic sizes always take the whole-matrix LU: Eigen's blocked kernel suits large systems.
 #pragma once
 
@@ -48,7 +49,6 @@ class block_lu {
         const matrix_type& a = whole_.system_matrix();
         lu11_.compute(a.template topLeftCorner<N1, N1>());
         if (detail::regular_pivots(lu11_.matrixLU().diagonal())) {
-          using_blocks_ = true;
           x12_.noalias() = lu11_.solve(a.template topRightCorner<N1, N2>());
           schur_ = a.template bottomRightCorner<N2, N2>();
           schur_.noalias() -= a.template bottomLeftCorner<N2, N1>() * x12_;
@@ -56,6 +56,7 @@ class block_lu {
           if (detail::regular_pivots(lu22_.matrixLU().diagonal())) {
             inverse11_ = lu11_.inverse();
             inverse22_ = lu22_.inverse();
+            using_blocks_ = true;
             return true;
           }
         }
