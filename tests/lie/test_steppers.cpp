@@ -1,6 +1,6 @@
-// RKMK and the energy-conserving discrete-gradient methods: observed order, Casimirs and
-// energy over 1e5 steps, the energy behaviour of §6.1 (GL2 bounded in exp coordinates, drifting
-// in Cayley coordinates and for Heun), failures, and allocations.
+// RKMK and the energy-conserving discrete-gradient methods: observed order, the energy
+// behaviour of §6.1 (GL2 bounded in exp coordinates, drifting in Cayley coordinates and for
+// Heun), failures, and allocations. The runs over 1e5 steps are in test_long_runs.cpp.
 #include <utility>  // before odeint: its check_adapter.hpp uses std::pair without including it
 #include <boost/mpl/list.hpp>
 #include <boost/numeric/odeint/integrate/integrate_const.hpp>
@@ -19,15 +19,14 @@
 #include "geomint/diagnostics/count_allocations.hpp"  // the one TU of test_lie that counts allocations
 #include "geomint/diagnostics/observed_order.hpp"
 #include "lie_test_support.hpp"
+#include "rkmk_test_methods.hpp"
 
 using namespace geomint;
+using lie_test::energy_drift;
+using lie_test::rigid_body_on_constants;
+using lie_test::rkmk_methods;
 
 namespace {
-
-/// The free rigid body written on the generic algebra built from so(3)'s structure constants.
-struct rigid_body_on_constants : problems::free_rigid_body {
-  using algebra_type = structure_constants<3>;
-};
 
 /// A rigid body with a quartic term, H = ½ yᵀI⁻¹y + ¼ y₁⁴: not quadratic.
 struct quartic_rigid_body : problems::free_rigid_body {
@@ -79,36 +78,6 @@ struct poisoned_rigid_body : problems::free_rigid_body {
   }
 };
 
-/// Largest |C_k(y_n) − C_k(y_0)| / max_{j≤n} scale_k(y_j) over n steps, scale = the magnitude
-/// of the Casimir's terms (algebra casimir_scales: |y|, |v|, |u||v|, ‖W‖ᵏ/N, …). Rounding the
-/// state to doubles perturbs C_k by ~ε·scale_k per step, a random walk of ~ε√n·scale_k.
-template <class Stepper, class System>
-[[gnu::noinline]] double casimir_drift(Stepper stepper, const System& sys, typename System::state_type y, double h, long n) {
-  const auto& a = lie_detail::algebra_of(sys);
-  const auto c0 = a.casimirs(y);
-  auto scale = a.casimir_scales(y);
-  double worst = 0;
-  for (long k = 0; k < n; ++k) {
-    stepper.do_step(sys, y, k * h, h);
-    const auto c = a.casimirs(y);
-    scale = scale.cwiseMax(a.casimir_scales(y));
-    worst = std::fmax(worst, (c - c0).cwiseAbs().cwiseQuotient(scale).maxCoeff());
-  }
-  return worst;
-}
-
-/// max |H(y_n) − H(y_0)| / |H(y_0)| over n steps.
-template <class Stepper, class System>
-[[gnu::noinline]] double energy_drift(Stepper& stepper, const System& sys, typename System::state_type y, double h, long n) {
-  const double h0 = sys.hamiltonian(y);
-  double worst = 0;
-  for (long k = 0; k < n; ++k) {
-    stepper.do_step(sys, y, k * h, h);
-    worst = std::fmax(worst, std::fabs(sys.hamiltonian(y) - h0) / std::fabs(h0));
-  }
-  return worst;
-}
-
 template <class Stepper, class System>
 [[gnu::noinline]] double observed_order(const System& sys, const typename System::state_type& y0, double t_end, std::vector<int> steps) {
   const Eigen::VectorXd ref = lie_test::reference_solution(sys, Eigen::VectorXd(y0), t_end);
@@ -120,30 +89,6 @@ template <class Stepper, class System>
   return geomint::diagnostics::loglog_slope(h, err);
 }
 
-// h: the step of the 1e5-step Casimir runs. Forward Euler raises the energy by O(h) per unit
-// time: at h = 0.1 it drives the su(3) state into the equilibrium of maximal energy within
-// 2e4 steps, where consecutive steps are identical, the increments of the large components
-// fall below half an ulp and their rounding stops being random (a linear Casimir drift of
-// ~1e-17 per step that no update formula can avoid in a double state). h = 0.01 keeps its
-// trajectory generic over the run.
-struct euler_exp { template <class A> using type = rkmk<A, rk::forward_euler, exp_coordinates>; static constexpr int p = 1; static constexpr double h = 0.01; };
-struct euler_cay { template <class A> using type = rkmk<A, rk::forward_euler, cayley_coordinates>; static constexpr int p = 1; static constexpr double h = 0.01; };
-struct heun_exp { template <class A> using type = rkmk<A, rk::heun, exp_coordinates>; static constexpr int p = 2; static constexpr double h = 0.1; };
-struct heun_cay { template <class A> using type = rkmk<A, rk::heun, cayley_coordinates>; static constexpr int p = 2; static constexpr double h = 0.1; };
-struct rk4_exp { template <class A> using type = rkmk<A, rk::rk4, exp_coordinates>; static constexpr int p = 4; static constexpr double h = 0.1; };
-struct rk4_cay { template <class A> using type = rkmk<A, rk::rk4, cayley_coordinates>; static constexpr int p = 4; static constexpr double h = 0.1; };
-struct gl2_exp { template <class A> using type = rkmk<A, rk::implicit_midpoint, exp_coordinates>; static constexpr int p = 2; static constexpr double h = 0.1; };
-struct gl2_cay { template <class A> using type = rkmk<A, rk::implicit_midpoint, cayley_coordinates>; static constexpr int p = 2; static constexpr double h = 0.1; };
-struct trap_exp { template <class A> using type = rkmk<A, rk::trapezoidal, exp_coordinates>; static constexpr int p = 2; static constexpr double h = 0.1; };
-struct trap_cay { template <class A> using type = rkmk<A, rk::trapezoidal, cayley_coordinates>; static constexpr int p = 2; static constexpr double h = 0.1; };
-struct gauss4_exp { template <class A> using type = rkmk<A, rk::gauss_legendre<2>, exp_coordinates>; static constexpr int p = 4; static constexpr double h = 0.1; };
-struct gauss4_cay { template <class A> using type = rkmk<A, rk::gauss_legendre<2>, cayley_coordinates>; static constexpr int p = 4; static constexpr double h = 0.1; };
-
-using rkmk_methods = boost::mpl::list<euler_exp, euler_cay, heun_exp, heun_cay, rk4_exp, rk4_cay, gl2_exp, gl2_cay,
-                                      trap_exp, trap_cay, gauss4_exp, gauss4_cay>;
-// The methods of Engø–Faltinsen's experiments (Figs. 3–5, 7, 9) and forward Euler.
-using casimir_methods =
-    boost::mpl::list<euler_exp, euler_cay, heun_exp, heun_cay, rk4_exp, rk4_cay, gl2_exp, gl2_cay, trap_exp, trap_cay>;
 
 }  // namespace
 
@@ -242,6 +187,17 @@ BOOST_AUTO_TEST_CASE(inconsistent_butcher_tableaux_are_rejected) {
     BOOST_TEST(std::string(e.what()).find("row 2") != std::string::npos, e.what());
   }
   BOOST_CHECK_NO_THROW((rkmk_method<so3, 3>(third_order(0.5, 1.0))));
+
+  // A method tag with constant coefficients (rk::rk4) forms its stages from them: another tableau
+  // with as many stages (Kutta's 3/8 rule) is refused, not silently replaced by the tag's.
+  butcher_tableau<4> three_eighths;
+  three_eighths.a << 0, 0, 0, 0, 1.0 / 3, 0, 0, 0, -1.0 / 3, 1, 0, 0, 1, -1, 1, 0;
+  three_eighths.b << 1.0 / 8, 3.0 / 8, 3.0 / 8, 1.0 / 8;
+  three_eighths.c << 0, 1.0 / 3, 2.0 / 3, 1;
+  three_eighths.order = 4;
+  BOOST_CHECK_NO_THROW((rkmk_method<so3, 4>(three_eighths)));
+  BOOST_CHECK_THROW((rkmk_method<so3, 4, exp_coordinates, rk::rk4>(three_eighths)), std::invalid_argument);
+  BOOST_CHECK_NO_THROW((rkmk_method<so3, 4, exp_coordinates, rk::rk4>(rk4_tableau())));
 }
 
 BOOST_AUTO_TEST_CASE(rkmk_fourth_order_on_heavy_top_sine_euler_so5_and_structure_constants) {
@@ -285,73 +241,6 @@ BOOST_AUTO_TEST_CASE(discrete_gradient_is_second_order) {
       observed_order<lie_discrete_gradient<so3, exp_coordinates, gonzalez_gradient>>(quartic, y0, 2.0, n),
   };
   for (double slope : s) BOOST_TEST(std::fabs(slope - 2) <= 0.25);
-}
-
-// ---- Casimirs and energy over 1e5 steps ----
-
-BOOST_TEST_DECORATOR(*boost::unit_test::label("slow"))
-BOOST_AUTO_TEST_CASE_TEMPLATE(casimirs_to_round_off_over_1e5_steps, M, casimir_methods) {
-  // The update is a coadjoint action (Lemma 1): the Casimirs only see the rounding of the state,
-  // ~ε√n·scale ≈ 4e-14 for n = 1e5 (casimir_drift); the bound 1e-13 leaves a factor 2.
-  // Engø–Faltinsen's data and step h = 0.1 (forward Euler: 0.01, see euler_exp; su(3): a random
-  // vorticity; so(5): a generic body).
-  constexpr long n = 100000;
-  const double rb = casimir_drift(typename M::template type<so3>{}, problems::free_rigid_body{},
-                                  problems::free_rigid_body::engo_faltinsen_initial_state(), M::h, n);
-  const double top = casimir_drift(typename M::template type<se3>{}, problems::heavy_top_se3{},
-                                   problems::heavy_top_se3::engo_faltinsen_initial_state(), M::h, n);
-  const double fluid = casimir_drift(typename M::template type<su_n<3>>{}, problems::sine_euler<3>{},
-                                     problems::sine_euler<3>::random_initial_state(), M::h, n);
-  const double body5 = casimir_drift(typename M::template type<so_n<5>>{}, problems::rigid_body_so_n<5>{},
-                                     problems::rigid_body_so_n<5>::initial_state(), M::h, n);
-  BOOST_TEST_MESSAGE("Casimir drift: rigid body " << rb << ", heavy top " << top << ", sine-Euler su(3) " << fluid
-                                                  << ", so(5) body " << body5);
-  BOOST_TEST(rb <= 1e-13);
-  BOOST_TEST(top <= 1e-13);
-  BOOST_TEST(fluid <= 1e-13);
-  BOOST_TEST(body5 <= 1e-13);
-}
-
-BOOST_AUTO_TEST_CASE(casimirs_on_the_structure_constant_algebra_over_1e5_steps, *boost::unit_test::label("slow")) {
-  constexpr long n = 100000;
-  const rigid_body_on_constants body;
-  const auto y0 = problems::free_rigid_body::engo_faltinsen_initial_state();
-  BOOST_TEST(casimir_drift(rkmk<structure_constants<3>, rk::rk4>{}, body, y0, 0.1, n) <= 1e-13);
-  BOOST_TEST(casimir_drift(rkmk<structure_constants<3>, rk::trapezoidal>{}, body, y0, 0.1, n) <= 1e-13);
-  BOOST_TEST(casimir_drift(lie_discrete_gradient<structure_constants<3>>{}, body, y0, 0.1, n) <= 1e-13);
-}
-
-BOOST_AUTO_TEST_CASE(discrete_gradient_conserves_energy_over_1e5_steps, *boost::unit_test::label("slow")) {
-  // Theorem 2 with σ solved to round-off: H changes only by the rounding of each step, a random
-  // walk of ~ε√n ≈ 4e-14 relative for n = 1e5; bound 1e-13.
-  constexpr long n = 100000;
-  auto frozen = lie_discrete_gradient<so3>::default_options();
-  frozen.jacobian = lie_jacobian::frozen;
-  const problems::free_rigid_body body;
-  const problems::heavy_top_se3 top;
-  const problems::sine_euler<3> fluid;
-  const problems::rigid_body_so_n<5> body5;
-  const auto y_rb = problems::free_rigid_body::engo_faltinsen_initial_state();
-  const auto y_top = problems::heavy_top_se3::engo_faltinsen_initial_state();
-  const auto y_fluid = problems::sine_euler<3>::random_initial_state();
-  const auto y5 = problems::rigid_body_so_n<5>::initial_state();
-  lie_discrete_gradient<so3> rb_exp, rb_exp_frozen(frozen);
-  lie_discrete_gradient<so3, cayley_coordinates> rb_cay, rb_cay_frozen(frozen);
-  lie_discrete_gradient<se3> top_exp;
-  lie_discrete_gradient<se3, cayley_coordinates> top_cay(frozen);
-  lie_discrete_gradient<su_n<3>> fluid_exp;
-  lie_discrete_gradient<su_n<3>, cayley_coordinates> fluid_cay(frozen);
-  lie_discrete_gradient<so_n<5>> body5_exp(frozen);
-  lie_discrete_gradient<so_n<5>, cayley_coordinates> body5_cay;
-  const double e[] = {energy_drift(rb_exp, body, y_rb, 0.1, n),       energy_drift(rb_exp_frozen, body, y_rb, 0.1, n),
-                      energy_drift(rb_cay, body, y_rb, 0.1, n),       energy_drift(rb_cay_frozen, body, y_rb, 0.1, n),
-                      energy_drift(top_exp, top, y_top, 0.1, n),      energy_drift(top_cay, top, y_top, 0.1, n),
-                      energy_drift(fluid_exp, fluid, y_fluid, 0.1, n), energy_drift(fluid_cay, fluid, y_fluid, 0.1, n),
-                      energy_drift(body5_exp, body5, y5, 0.1, n),     energy_drift(body5_cay, body5, y5, 0.1, n)};
-  for (double x : e) {
-    BOOST_TEST_MESSAGE("discrete gradient energy drift " << x);
-    BOOST_TEST(x <= 1e-13);
-  }
 }
 
 BOOST_AUTO_TEST_CASE(gonzalez_gradient_conserves_a_non_quadratic_energy) {

@@ -1,5 +1,6 @@
 # cmake -DGEOMINT_BUILD_DIR=… -DDOWNSTREAM_SOURCE_DIR=… -DWORK_DIR=… [-DEXTRA_FLAGS=…] -P run_downstream.cmake
 # EXTRA_FLAGS: compiler and linker flags for the downstream build (the sanitizers of the build tree).
+# CXX_COMPILER: the build tree's compiler (an instrumented library needs its own sanitizer runtime).
 file(REMOVE_RECURSE ${WORK_DIR})
 function(run)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
@@ -10,7 +11,11 @@ function(run)
 endfunction()
 run(${CMAKE_COMMAND} --install ${GEOMINT_BUILD_DIR} --prefix ${WORK_DIR}/prefix)
 string(REPLACE ";" " " EXTRA_FLAGS "${EXTRA_FLAGS}")
-run(${CMAKE_COMMAND} -S ${DOWNSTREAM_SOURCE_DIR} -B ${WORK_DIR}/build -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix -DCMAKE_BUILD_TYPE=Release
+set(compiler)
+if(CXX_COMPILER)
+  set(compiler -DCMAKE_CXX_COMPILER=${CXX_COMPILER})
+endif()
+run(${CMAKE_COMMAND} -S ${DOWNSTREAM_SOURCE_DIR} -B ${WORK_DIR}/build -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix -DCMAKE_BUILD_TYPE=Release ${compiler}
     "-DCMAKE_CXX_FLAGS=${EXTRA_FLAGS}" "-DCMAKE_EXE_LINKER_FLAGS=${EXTRA_FLAGS}")
 run(${CMAKE_COMMAND} --build ${WORK_DIR}/build)
 run(${WORK_DIR}/build/downstream)

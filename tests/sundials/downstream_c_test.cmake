@@ -31,7 +31,11 @@ get_filename_component(lib_dir ${pc_dir} DIRECTORY)
 
 if(MODE STREQUAL "cmake")
   string(REPLACE ";" "|" sources "${C_SOURCES}")  # execute_process would split a list argument
-  run(${CMAKE_COMMAND} -S ${SOURCE_DIR}/tests/sundials/downstream_c -B ${WORK_DIR}/build
+  set(compiler)
+  if(C_COMPILER)
+    set(compiler -DCMAKE_C_COMPILER=${C_COMPILER})
+  endif()
+  run(${CMAKE_COMMAND} -S ${SOURCE_DIR}/tests/sundials/downstream_c -B ${WORK_DIR}/build ${compiler}
       -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_BUILD_TYPE=Release "-DCMAKE_C_FLAGS=${EXTRA_FLAGS}"
       "-DCMAKE_EXE_LINKER_FLAGS=${EXTRA_FLAGS}" -DCMAKE_DISABLE_FIND_PACKAGE_Eigen3=ON
       -DCMAKE_DISABLE_FIND_PACKAGE_Boost=ON -DC_SOURCES=${sources})

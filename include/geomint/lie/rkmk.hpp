@@ -71,35 +71,14 @@ class rkmk_workspace {
 
   template <class Sys, class Y>
   void step(const Sys& sys, Y& y, double t, double dt, const lie_options& opt, step_statistics& stats) {
-    const Algebra& alg = lie_detail::algebra_of(sys);
-    const bool fixed_point = uses_fixed_point(opt, alg.dim());
-    if (d_ != alg.dim() || fixed_point_ != fixed_point) resize(alg.dim(), fixed_point);
-    if constexpr (D != dynamic) {
-      if (explicit_) {
-        // Fixed size: the scratch on the stack, so that the chain of dependent stages runs in
-        // registers instead of through stores to and loads from *this.
-        stage_scratch w;
-        w.y0 = y;
-        explicit_stages(sys, alg, dt, w);
-        return finish<false>(alg, t, dt, w, y, stats);
-      }
-    }
-    w_.y0 = y;
-    if (explicit_) {
-      explicit_stages(sys, alg, dt, w_);
+    if constexpr (constant_tableau) {
+      // A method tag's constant tableau is explicit: no stage solver is instantiated for it.
+      static_assert(strictly_lower_constant_tableau(), "geomint: a constant tableau must be explicit");
+      explicit_step(sys, y, t, dt, stats);
+    } else if (explicit_) {
+      explicit_step(sys, y, t, dt, stats);
     } else {
-      require_finite_state(t, dt, w_.y0);
-      action_.prepare(alg, w_.y0);
-      if (fixed_point_) fixed_point_stages(sys, alg, t, dt, opt, stats);
-      else implicit_stages(sys, alg, t, dt, opt, stats);
-    }
-    if (explicit_) finish<false>(alg, t, dt, w_, y, stats);
-    else finish<true>(alg, t, dt, w_, y, stats);
-    if (fixed_point_) {  // only after a successful step: the next one may extrapolate from it
-      k_previous_ = w_.k;
-      cont_.template end<0>() = w_.y1;
-      cont_.record(sys);
-      dt_previous_ = dt;
+      implicit_step(sys, y, t, dt, opt, stats);
     }
   }
 
@@ -109,6 +88,50 @@ class rkmk_workspace {
   }
 
  private:
+  static constexpr bool strictly_lower_constant_tableau() {
+    for (int i = 0; i < S; ++i)
+      for (int j = i; j < S; ++j)
+        if (Tag::a(i, j) != 0) return false;
+    return true;
+  }
+
+  template <class Sys, class Y>
+  void explicit_step(const Sys& sys, Y& y, double t, double dt, step_statistics& stats) {
+    const Algebra& alg = lie_detail::algebra_of(sys);
+    if constexpr (D != dynamic) {
+      // Fixed size: the scratch on the stack, so that the chain of dependent stages runs in
+      // registers instead of through stores to and loads from *this.
+      stage_scratch w;
+      w.y0 = y;
+      explicit_stages(sys, alg, dt, w);
+      finish<false>(alg, t, dt, w, y, stats);
+    } else {
+      if (d_ != alg.dim()) resize(alg.dim(), false);
+      w_.y0 = y;
+      explicit_stages(sys, alg, dt, w_);
+      finish<false>(alg, t, dt, w_, y, stats);
+    }
+  }
+
+  template <class Sys, class Y>
+  void implicit_step(const Sys& sys, Y& y, double t, double dt, const lie_options& opt, step_statistics& stats) {
+    const Algebra& alg = lie_detail::algebra_of(sys);
+    const bool fixed_point = uses_fixed_point(opt, alg.dim());
+    if (d_ != alg.dim() || fixed_point_ != fixed_point) resize(alg.dim(), fixed_point);
+    w_.y0 = y;
+    require_finite_state(t, dt, w_.y0);
+    action_.prepare(alg, w_.y0);
+    if (fixed_point_) fixed_point_stages(sys, alg, t, dt, opt, stats);
+    else implicit_stages(sys, alg, t, dt, opt, stats);
+    finish<true>(alg, t, dt, w_, y, stats);
+    if (fixed_point_) {  // only after a successful step: the next one may extrapolate from it
+      k_previous_ = w_.k;
+      cont_.template end<0>() = w_.y1;
+      cont_.record(sys);
+      dt_previous_ = dt;
+    }
+  }
+
   void resize(int d, bool fixed_point) {
     d_ = d;
     w_.resize(d);
@@ -378,6 +401,9 @@ class rkmk_method
   explicit rkmk_method(const butcher_tableau<S>& tableau, const lie_options& options = {})
       : base(options), tableau_(tableau) {
     require_consistent_tableau(tableau_);
+    if constexpr (detail::has_constant_tableau<Tag>::value)  // its stages use Tag's constants
+      if (tableau_.a != Tag::tableau().a || tableau_.b != Tag::tableau().b || tableau_.c != Tag::tableau().c)
+        throw std::invalid_argument("geomint: an RKMK method named by a tag takes the tag's own tableau");
   }
 
   typename base::order_type order() const { return static_cast<typename base::order_type>(tableau_.order); }
