@@ -75,7 +75,7 @@ void compare(const char* problem, const System& sys, const AdSystem& ad, const g
     std::printf("%s best IDA:     GGL rtol = atol = %.1e, %.3f s, %ld steps\n", problem, ida.setting, ida.result.cpu,
                 ida.result.steps);
     // Why a miss is a miss, in the measured terms of both winning runs (see docs/performance.md).
-    char why[640];
+    char why[1024];
     std::snprintf(why, sizeof why,
                   "%s, dt = %g: %.1f us per step, %.1f Newton iterations and %.2f factorizations per step (stages "
                   "and hidden constraint): %s; IDA: %.1f us per step, %.2f iterations, %.3f Jacobians per step",
@@ -107,15 +107,17 @@ void compare(const char* problem, const System& sys, const AdSystem& ad, const g
   std::printf("%-58s %8.2f   (no target)\n", ad_label.c_str(), cpu_ad / cpu_analytic);
 }
 
-// The general path's cost as measured (perf, heavy top, lobatto_iiia_iiib<4>, h = 0.1): the
-// dense LU of the whole stage system and its triangular solves take about 55% of a step, the
-// model's first derivatives about 15%; the second derivatives are the systems' analytic ones.
+// The general path's cost as measured (callgrind, variable-mass sphere, lobatto_iiia_iiib<4>,
+// h = 0.1): forming and factorizing the stage matrix takes about 65% of a step, and half of that
+// is Eigen's triangular solves forming the two blocks' inverses; the second derivatives are the
+// systems' analytic ones.
 constexpr const char* general_path_cost =
-    "each step solves the stage system of all stages at once by simplified Newton (block elimination up to "
-    "12 + 12 unknowns, one dense LU above); a factorization kept from the previous step does not contract "
-    "at this step size, so nearly every step factorizes anew (LU and triangular solves ~55% of the time by "
-    "perf; Hessians analytic); steps are capped at the sampling interval 0.1, where the high-order methods "
-    "already exceed the goal (dense output between longer steps: its interpolant's energy error exceeds it)";
+    "each step solves all stages at once by simplified Newton (12 + 12 unknowns by block elimination on "
+    "the sphere, 12 + 10 on the heavy top with 3 stages) and nearly every step factorizes anew (a "
+    "factorization kept from the previous step does not contract at these steps); forming and "
+    "factorizing the stage matrix is ~65% of a step, half of it Eigen's triangular solves for the block "
+    "inverses; steps are capped at the sampling interval 0.1 (dense output between longer steps: the "
+    "interpolant's own energy error exceeds the goal)";
 
 }  // namespace
 

@@ -31,6 +31,12 @@ struct unit_circle {
   template <class Q, class G> void jacobian(const Q& q, G& g) const { g = q.transpose(); }
 };
 
+/// V = ½|q|² (the unconstrained oscillator below).
+struct spring {
+  template <class Q> double value(const Q& q) const { return 0.5 * q.squaredNorm(); }
+  template <class Q, class O> void gradient(const Q& q, O& out) const { out = q; }
+};
+
 const auto circle = make_separable_system(diagonal_mass<2>(vector<2>::Ones()), no_potential{}, unit_circle{});
 
 constexpr double theta0 = 0.3, omega0 = 0.7, damping = 0.5;
@@ -109,6 +115,28 @@ BOOST_AUTO_TEST_CASE(a_velocity_dependent_force_takes_the_general_path_with_the_
   const auto r2 = order_on<rattle<state>>(damped, true, {20, 40, 80, 160});
   const auto r4 = order_on<lobatto_iiia_iiib<3, state>>(damped, true, {10, 20, 40, 80});
   BOOST_TEST_MESSAGE("damped and driven: RATTLE order " << r2.order << ", Lobatto 3 order " << r4.order);
+  BOOST_TEST(std::fabs(r2.order - 2) <= order_tolerance);
+  BOOST_TEST(std::fabs(r4.order - 4) <= order_tolerance);
+}
+
+BOOST_AUTO_TEST_CASE(a_velocity_dependent_force_without_constraints_keeps_the_order) {
+  // The general stage solver with no multipliers (m = 0): the damped oscillator q̈ = −q − c q̇,
+  // q(0) = 1, q̇(0) = 0, solved exactly: q = e^{−ct/2}(cos ωt + c/(2ω) sin ωt), q̇ = −e^{−ct/2} sin(ωt)/ω,
+  // ω = √(1 − c²/4).
+  using line = std::pair<vector<1>, vector<1>>;
+  const auto oscillator = with_force(
+      make_separable_system(diagonal_mass<1>(vector<1>::Ones()), spring{}, no_constraints<1>{}),
+      [](double, const auto&, const auto& p, auto& out) { out = -damping * p; });
+  const auto at = [](double t) {
+    const double w = std::sqrt(1 - damping * damping / 4), decay = std::exp(-damping * t / 2);
+    line x;
+    x.first << decay * (std::cos(w * t) + damping / (2 * w) * std::sin(w * t));
+    x.second << -decay * std::sin(w * t) / w;
+    return x;
+  };
+  const auto r2 = diagnostics::observed_order(rattle<line>{}, oscillator, at(0), at(t_end), t_end, {20, 40, 80, 160});
+  const auto r4 = diagnostics::observed_order(lobatto_iiia_iiib<3, line>{}, oscillator, at(0), at(t_end), t_end, {10, 20, 40, 80});
+  BOOST_TEST_MESSAGE("damped oscillator, m = 0: RATTLE order " << r2.order << ", Lobatto 3 order " << r4.order);
   BOOST_TEST(std::fabs(r2.order - 2) <= order_tolerance);
   BOOST_TEST(std::fabs(r4.order - 4) <= order_tolerance);
 }

@@ -47,7 +47,10 @@ class variable_mass_sphere {
   template <class Q, class P, class Out>
   void h_qq(const Q& q, const P& p, Out& out) const {  // −p_i² a_i (1 − 3 a_i q_i²) / μ_i³
     out.setZero();
-    for (int i = 0; i < 3; ++i) out(i, i) = -p(i) * p(i) * a_(i) * (1 - 3 * a_(i) * q(i) * q(i)) / std::pow(mu(q, i), 3);
+    for (int i = 0; i < 3; ++i) {
+      const double m = mu(q, i);
+      out(i, i) = -p(i) * p(i) * a_(i) * (1 - 3 * a_(i) * q(i) * q(i)) / (m * m * m);
+    }
   }
   template <class Q, class P, class Out>
   void h_qp(const Q& q, const P& p, Out& out) const {  // ∂²H/∂q_i∂p_i = −2 p_i a_i q_i / μ_i²

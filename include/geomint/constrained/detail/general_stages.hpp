@@ -40,7 +40,8 @@ class general_stages {
  public:
   using unknowns = vector<ZN>;
 
-  explicit general_stages(const partitioned_tableau<S>& t) : t_(t), c_(t.c()) {}
+  explicit general_stages(const partitioned_tableau<S>& t)
+      : t_(t), c_(t.c()), ap_lambda_t_(t.ap.template leftCols<S - 1>().transpose()) {}
 
   void resize(int n, int m) {
     n_ = n;
@@ -50,7 +51,7 @@ class general_stages {
     fq_.resize(n, S);
     fp_.resize(n, S);
     lambda_.resize(m, S - 1);
-    gl_.resize(n, S - 1);
+    gl_.setZero(n, S - 1);  // stays zero without constraints
     work_.resize(n);
     work2_.resize(n);
     fq_col_.resize(n);
@@ -78,6 +79,8 @@ class general_stages {
     sys_ = &sys;
     t0_ = t;
     h_ = h;
+    hap_t_ = h * t_.ap.transpose();
+    haq_t_ = h * t_.aq.template bottomRows<S - 1>().transpose();
     q_.col(0) = q0;
     p0_store_ = p0;
     jac_[0] = g0;
@@ -120,25 +123,21 @@ class general_stages {
   // --- Newton problem interface ------------------------------------------------------------
   void residual(const unknowns& z, unknowns& r) {
     evaluate(z);
-    for (int i = 0; i < S; ++i) {
-      auto ri = r.segment(i * n_, n_);
-      ri = p_.col(i) - p0_store_;
-      for (int j = 0; j < S; ++j) {
-        if (t_.ap(i, j) == 0) continue;
-        ri += h_ * t_.ap(i, j) * fq_.col(j);
-        if (j < S - 1) ri += t_.ap(i, j) * gl_.col(j);
-      }
-    }
-    for (int i = 1; i < S; ++i) {
-      auto ri = r.segment(q_offset(i), n_);
-      ri = q_.col(i) - q_.col(0);
-      for (int j = 0; j < S; ++j) ri -= h_ * t_.aq(i, j) * fp_.col(j);
-      if (m_ > 0) {
-        work_ = q_.col(i);
-        at_time(*sys_, stage_time(i));
-        sys_->constraint(work_, gval_);
-        r.segment(g_offset(i), m_) = gval_;
-      }
+    // Stage by stage as columns: R_P = P − p0 1ᵀ + F_q (h a)ᵀ + GΛ̃ a(:, 1..s−1)ᵀ and
+    // R_Q = Q(:, 2..s) − q0 1ᵀ − F_p (h â(2..s, :))ᵀ; the inner dimension is s, so the products
+    // are coefficient-based.
+    auto rp = columns<S>(r.data(), n_);
+    rp = p_.colwise() - p0_store_;
+    rp.noalias() += fq_.lazyProduct(hap_t_);
+    if (m_ > 0) rp.noalias() += gl_.lazyProduct(ap_lambda_t_);
+    auto rq = columns<S - 1>(r.data() + q_offset(1), n_);
+    rq = q_.template rightCols<S - 1>().colwise() - q_.col(0);
+    rq.noalias() -= fp_.lazyProduct(haq_t_);
+    for (int i = 1; i < S && m_ > 0; ++i) {
+      work_ = q_.col(i);
+      at_time(*sys_, stage_time(i));
+      sys_->constraint(work_, gval_);
+      r.segment(g_offset(i), m_) = gval_;
     }
   }
   bool has_jacobian() const { return have_jacobian_; }
@@ -158,14 +157,14 @@ class general_stages {
         second_.force_p(*sys_, tj, work_, work2_, hess2_);
         hess_ -= hess2_;
       }
-      for (int i = 0; i < S; ++i) jm.block(i * n_, j * n_, n_, n_) += h_ * t_.ap(i, j) * hess_;
+      for (int i = 0; i < S; ++i) block<N, N>(jm, i * n_, j * n_, n_, n_) += h_ * t_.ap(i, j) * hess_;
       second_.h_pp(*sys_, work_, work2_, hess_);
       hpp_scale_ = std::fmax(hpp_scale_, hess_.cwiseAbs().maxCoeff());
-      for (int i = 1; i < S; ++i) jm.block(q_offset(i), j * n_, n_, n_) -= h_ * t_.aq(i, j) * hess_;
+      for (int i = 1; i < S; ++i) block<N, N>(jm, q_offset(i), j * n_, n_, n_) -= h_ * t_.aq(i, j) * hess_;
       if (j == 0) continue;  // Q_1 = q0 is not an unknown
       // ∂R_Q,i/∂Q_j = −h â_ij H_qpᵀ (∂(∂H/∂p)/∂q);  ∂R_P,i/∂Q_j = h a_ij (H_qq − f_q) + a_ij Σλ∇²g
       second_.h_qp(*sys_, work_, work2_, hess_);
-      for (int i = 1; i < S; ++i) jm.block(q_offset(i), q_offset(j), n_, n_) -= h_ * t_.aq(i, j) * hess_.transpose();
+      for (int i = 1; i < S; ++i) block<N, N>(jm, q_offset(i), q_offset(j), n_, n_) -= h_ * t_.aq(i, j) * hess_.transpose();
       second_.h_qq(*sys_, work_, work2_, hess_);
       if constexpr (traits::has_force) {
         second_.force_q(*sys_, tj, work_, work2_, hess2_);
@@ -176,12 +175,12 @@ class general_stages {
         second_.constraint_hessian(*sys_, work_, lambda_.col(j), jac_scratch_, hess2_);
         hess_ += hess2_;
       }
-      for (int i = 0; i < S; ++i) jm.block(i * n_, q_offset(j), n_, n_) += t_.ap(i, j) * hess_;
+      for (int i = 0; i < S; ++i) block<N, N>(jm, i * n_, q_offset(j), n_, n_) += t_.ap(i, j) * hess_;
       // ∂R_g,j/∂Q_j = G(Q_j)
-      if (m_ > 0) jm.block(g_offset(j), q_offset(j), m_, n_) = jac_[j];
+      if (m_ > 0) block<M, N>(jm, g_offset(j), q_offset(j), m_, n_) = jac_[j];
     }
     for (int j = 0; j < S - 1 && m_ > 0; ++j)  // ∂R_P,i/∂Λ̃_j = a_ij G(Q_j)ᵀ
-      for (int i = 0; i < S; ++i) jm.block(i * n_, lambda_offset(j), n_, m_) = t_.ap(i, j) * jac_[j].transpose();
+      for (int i = 0; i < S; ++i) block<N, M>(jm, i * n_, lambda_offset(j), n_, m_) = t_.ap(i, j) * jac_[j].transpose();
     if (m_ > 0) jm.block(g_offset(1), g_offset(1), (S - 1) * m_, (S - 1) * m_).setZero();
     if (!lu_.factorize())
       throw step_error(failure_reason::singular_constraint_jacobian, t0_, h_, 0, 0,
@@ -223,7 +222,7 @@ class general_stages {
     q1 = q_.col(S - 1);
     p_hat = p0_store_;
     p_hat.noalias() -= h_ * (fq_ * t_.b);
-    for (int k = 0; k < S - 1; ++k) p_hat -= t_.b(k) * gl_.col(k);
+    for (int k = 0; k < S - 1 && m_ > 0; ++k) p_hat -= t_.b(k) * gl_.col(k);
   }
 
   const matrix<M, S - 1>& multipliers() const { return lambda_; }
@@ -235,6 +234,17 @@ class general_stages {
 
  private:
   double stage_time(int j) const { return t0_ + c_(j) * h_; }
+  /// The rows × cols block of the stage matrix at (i, j), of fixed size R × C when known.
+  template <int R, int C, class Matrix>
+  static auto block(Matrix& jm, int i, int j, int rows, int cols) {
+    if constexpr (size::is_fixed(R) && size::is_fixed(C)) return jm.template block<R, C>(i, j);
+    else return jm.block(i, j, rows, cols);
+  }
+  /// The n × C stage columns stored contiguously from `data` (a part of z or r).
+  template <int C>
+  static Eigen::Map<matrix<N, C>> columns(double* data, int n) { return {data, n, C}; }
+  template <int C>
+  static Eigen::Map<const matrix<N, C>> columns(const double* data, int n) { return {data, n, C}; }
   int q_offset(int i) const { return S * n_ + (i - 1) * n_; }
   int g_offset(int i) const { return S * n_ + (S - 1) * n_ + (i - 1) * m_; }
   int lambda_offset(int k) const { return S * n_ + (S - 1) * n_ + k * m_; }
@@ -242,9 +252,9 @@ class general_stages {
   /// Stage values and the derivatives the residual needs, at z.
   void evaluate(const unknowns& z) {
     const System& sys = *sys_;
-    for (int j = 0; j < S; ++j) p_.col(j) = z.segment(j * n_, n_);
-    for (int j = 1; j < S; ++j) q_.col(j) = z.segment(q_offset(j), n_);
-    for (int k = 0; k < S - 1; ++k) lambda_.col(k) = z.segment(lambda_offset(k), m_);
+    p_ = columns<S>(z.data(), n_);
+    q_.template rightCols<S - 1>() = columns<S - 1>(z.data() + q_offset(1), n_);
+    lambda_ = Eigen::Map<const matrix<M, S - 1>>(z.data() + lambda_offset(0), m_, S - 1);
     for (int j = 0; j < S; ++j) {
       work_ = q_.col(j);
       work2_ = p_.col(j);
@@ -264,6 +274,9 @@ class general_stages {
 
   partitioned_tableau<S> t_;
   vector<S> c_;
+  matrix<S, S> hap_t_;            // (h a)ᵀ
+  matrix<S, S - 1> haq_t_;        // (h â(2..s, :))ᵀ
+  matrix<S - 1, S> ap_lambda_t_;  // a(:, 1..s−1)ᵀ: the multipliers' coefficients
   int n_ = 0, m_ = 0;
   double t0_ = 0, h_ = 0, q0_scale_ = 1, p0_scale_ = 0, hpp_scale_ = 0;
   bool have_jacobian_ = false, have_increments_ = false;
