@@ -129,7 +129,7 @@ class general_stages {
     auto rp = columns<S>(r.data(), n_);
     rp = p_.colwise() - p0_store_;
     rp.noalias() += fq_.lazyProduct(hap_t_);
-    if (m_ > 0) rp.noalias() += gl_.lazyProduct(ap_lambda_t_);
+    if (m_ > 0) rp.noalias() += gl_.lazyProduct(ap_lambda_t_);  // GΛ̃ = 0 without constraints
     auto rq = columns<S - 1>(r.data() + q_offset(1), n_);
     rq = q_.template rightCols<S - 1>().colwise() - q_.col(0);
     rq.noalias() -= fp_.lazyProduct(haq_t_);
@@ -222,7 +222,7 @@ class general_stages {
     q1 = q_.col(S - 1);
     p_hat = p0_store_;
     p_hat.noalias() -= h_ * (fq_ * t_.b);
-    for (int k = 0; k < S - 1 && m_ > 0; ++k) p_hat -= t_.b(k) * gl_.col(k);
+    for (int k = 0; k < S - 1; ++k) p_hat -= t_.b(k) * gl_.col(k);
   }
 
   const matrix<M, S - 1>& multipliers() const { return lambda_; }
