@@ -1,13 +1,16 @@
 // Core numerics: the Newton driver (convergence to round-off, Jacobian refresh, fallback,
-// failures) and the linear-solve policies (singularity detection, block elimination, sparse solves).
+// failures), the linear-solve policies (singularity detection, block elimination, sparse solves)
+// and the extrapolated starting guesses (sequence_extrapolation).
 #define BOOST_TEST_MODULE core
 #include <boost/test/unit_test.hpp>
 
 #include <cmath>
 #include <limits>
+#include <random>
 #include <string>
 
 #include "geomint/core/block_lu.hpp"
+#include "geomint/core/extrapolation.hpp"
 #include "geomint/core/linear_solvers.hpp"
 #include "geomint/core/newton.hpp"
 
@@ -185,4 +188,51 @@ BOOST_AUTO_TEST_CASE(sparse_ldlt_solves_a_tridiagonal_system_and_copies_refactor
   Eigen::VectorXd y = b;
   copy.solve_in_place(y);
   BOOST_TEST((y - x).norm() == 0.0);
+}
+
+// The polynomial through the last m of equally spaced values predicts a polynomial sequence of
+// degree < m exactly (to the rounding of binomial weights ≤ 20 applied to values ~ 1: bound
+// 1e-12), and a smooth one with an error O(h^m), the remainder h^m u⁽ᵐ⁾(ξ): halving h must shrink
+// the error by ~2⁶ once the choice has climbed to six points (bound 30, where a stuck quadratic,
+// O(h³), would give 8).
+BOOST_AUTO_TEST_CASE(sequence_extrapolation_climbs_to_the_degree_the_data_support) {
+  auto quintic = [](double t) { return vector<2>(1 - t + 2 * t * t - std::pow(t, 5), 0.5 + std::pow(t, 4)); };
+  sequence_extrapolation<vector<2>> poly;
+  for (int k = 0; k < 8; ++k) poly.record(quintic(0.3 * k));
+  BOOST_TEST(poly.points() == 6);
+  vector<2> next;
+  poly.predict(next);
+  BOOST_TEST((next - quintic(0.3 * 8)).cwiseAbs().maxCoeff() <= 1e-12);
+
+  auto prediction_error = [](double h) {
+    sequence_extrapolation<Eigen::VectorXd> smooth;
+    auto u = [](double t) { return Eigen::VectorXd(Eigen::Vector3d(std::sin(t), std::cos(2 * t), std::exp(-t))); };
+    for (int k = 12; k >= 1; --k) smooth.record(u(1 - k * h));  // predicting u(1) at both h
+    BOOST_TEST(smooth.points() == 6);
+    Eigen::VectorXd guess(3);
+    smooth.predict(guess);
+    return (guess - u(1)).cwiseAbs().maxCoeff();
+  };
+  const double coarse = prediction_error(0.1), fine = prediction_error(0.05);
+  BOOST_TEST_MESSAGE("prediction errors at h = 0.1, 0.05: " << coarse << ", " << fine);
+  BOOST_TEST(coarse <= 64 * std::pow(0.1, 6));  // the remainder h⁶ u⁽⁶⁾(ξ), |u⁽⁶⁾| ≤ 2⁶
+  BOOST_TEST(coarse >= 30 * fine);
+
+  // A sequence the spacing does not resolve (independent random values): higher degrees only
+  // amplify the scatter, so the choice stays at two or three points; after forget(), one value.
+  sequence_extrapolation<Eigen::VectorXd> rough;
+  std::mt19937 gen(7);
+  std::uniform_real_distribution<double> uniform(-1, 1);
+  int points = 0;
+  for (int k = 0; k < 200; ++k) {
+    Eigen::VectorXd v(50);
+    for (int i = 0; i < 50; ++i) v(i) = uniform(gen);
+    rough.record(v);
+    if (k >= 10) points += rough.points();
+  }
+  BOOST_TEST(points <= 3 * 190);
+  rough.forget();
+  rough.record(Eigen::VectorXd::Ones(50));
+  BOOST_TEST(rough.size() == 1);
+  BOOST_TEST(rough.latest()(0) == 1.0);
 }

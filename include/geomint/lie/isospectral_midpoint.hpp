@@ -40,8 +40,11 @@
 //
 // Starting guess: with no previous step k = ∇H(y₀) (cayley), ỹ = y₀, τ = 0 (commutator); when
 // the step continues the previous ones with the same h (core/continuation.hpp), an extrapolation
-// of their converged unknowns (guess() below; up to O(h³)). The converged step is the same to
-// round-off (tested against fresh starts).
+// of their converged unknowns (guess() below; through up to six steps, O(h⁶), the degree chosen
+// by how well each predicted the last step: core/extrapolation.hpp). Each sweep contracts the
+// error by a fixed factor, so every power of h the guess gains saves sweeps (on sine-Euler su(255)
+// at h = 0.1: 4–5 sweeps per step instead of 6–7 from the quadratic extrapolation). The converged
+// step is the same to round-off (tested against fresh starts).
 #pragma once
 
 #include <algorithm>
@@ -50,6 +53,7 @@
 #include <type_traits>
 
 #include "geomint/core/continuation.hpp"
+#include "geomint/core/extrapolation.hpp"
 #include "geomint/core/fixed_point.hpp"
 #include "geomint/core/stepper_base.hpp"
 #include "geomint/lie/lie_options.hpp"
@@ -88,7 +92,8 @@ class isospectral_midpoint_workspace {
  public:
   void forget() {
     cont_.forget();
-    history_ = 0;
+    k_history_.forget();
+    z_history_.forget();
   }
 
   template <class Sys, class Y>
@@ -101,28 +106,30 @@ class isospectral_midpoint_workspace {
     require_finite_state(t, dt, y0_);
     w0_ = alg.hermitian(y0_);
     sys.gradient(y0_, g0_);
-    if (!(cont_.begin(sys, y0_) && dt == dt_previous_ && iteration_ == opt.iteration)) history_ = 0;
+    if (!(cont_.begin(sys, y0_) && dt == dt_previous_ && iteration_ == opt.iteration)) {
+      k_history_.forget();
+      z_history_.forget();
+    }
     iteration_ = opt.iteration;
     const newton_context ctx{t, dt, "isospectral midpoint, the fixed point (1) for W̃ (use a smaller h)"};
     if (opt.iteration == isospectral_iteration::cayley) {
       guess(k_, g0_, k_history_);
       cayley_sweep<Sys> problem{*this, sys, alg, dt};
       fixed_point_solve(problem, k_, k_next_, opt.newton, stats.fixed_point, ctx, opt.acceleration, anderson_);
-      remember(k_, k_history_);
+      k_history_.record(k_);
       // W₁ − W₀ = 2(X + X†) + 4Xe† from the last sweep (its k agrees with the solution to the tolerance).
       increment_ = 2 * (x_ + x_.adjoint());
       increment_.template triangularView<Eigen::Lower>() += 4 * y_;
     } else {
       unknowns at_y0(d + 1);
-      at_y0 << y0_, (history_ > 0 ? z_history_[0](d) : 0.0);
+      at_y0 << y0_, (z_history_.size() > 0 ? z_history_.latest()(d) : 0.0);
       guess(z_, at_y0, z_history_);
       commutator_sweep<Sys> problem{*this, sys, alg, dt};
       fixed_point_solve(problem, z_, z_next_, opt.newton, stats.fixed_point, ctx, opt.acceleration, anderson_);
-      remember(z_, z_history_);
+      z_history_.record(z_);
       // W₁ − W₀ = h[B̃, W̃] = 2(P + P†) from the last sweep.
       increment_ = 2 * half_commutator_;
     }
-    history_ = std::min(history_ + 1, 3);
     y1_ = y0_ + alg.coefficients_of_lower(increment_);
     if (!y1_.allFinite())
       throw step_error(failure_reason::non_finite_value, t, dt, 0, 0, "isospectral midpoint: the new state is not finite");
@@ -189,38 +196,32 @@ class isospectral_midpoint_workspace {
     }
   };
 
-  /// The starting guess from the unknowns u₁, u₂, u₃ of the last continued steps (midpoints at
-  /// t − h/2, t − 3h/2, t − 5h/2): 3u₁ − 3u₂ + u₃ (an O(h³) error), 2u₁ − u₂, or with one only
+  /// The starting guess from the unknowns of the last continued steps (midpoints at t − h/2,
+  /// t − 3h/2, …): with two or more, their extrapolation (core/extrapolation.hpp); with one only,
   /// the reflection 2u(y₀) − u₁ (O(h²)); none: u(y₀) (O(h)). The midpoint is off the orbit by
   /// O(h²) (W̃ is a congruence of W₀); extrapolating midpoints from midpoints carries that offset
   /// along, the reflection through y₀ does not.
   template <class V>
-  void guess(V& u, const V& at_y0, const V (&history)[3]) const {
-    if (history_ >= 3) u = 3 * history[0] - 3 * history[1] + history[2];
-    else if (history_ == 2) u = 2 * history[0] - history[1];
-    else if (history_ == 1) u = 2 * at_y0 - history[0];
+  static void guess(V& u, const V& at_y0, const sequence_extrapolation<V>& history) {
+    if (history.size() >= 2) history.predict(u);
+    else if (history.size() == 1) u = 2 * at_y0 - history.latest();
     else u = at_y0;
-  }
-  template <class V>
-  static void remember(const V& u, V (&history)[3]) {
-    history[2].swap(history[1]);
-    history[1].swap(history[0]);
-    history[0] = u;
   }
 
   void resize(int d) {
-    for (vec* v : {&y0_, &ys_, &g_, &g0_, &y1_, &k_, &k_next_, &k_history_[0], &k_history_[1], &k_history_[2]})
-      v->resize(d);
-    for (unknowns* v : {&z_, &z_next_, &z_history_[0], &z_history_[1], &z_history_[2]}) v->resize(d + 1);
-    history_ = 0;
+    for (vec* v : {&y0_, &ys_, &g_, &g0_, &y1_, &k_, &k_next_}) v->resize(d);
+    for (unknowns* v : {&z_, &z_next_}) v->resize(d + 1);
+    k_history_.forget();
+    z_history_.forget();
     for (mat* a : {&w0_, &w_, &b_, &p_, &half_commutator_, &next_w_, &e_, &x_, &y_, &increment_}) a->resize(N, N);
     y_.setZero();  // its upper triangle is never written
     cont_.resize(d);
   }
 
-  vec y0_, ys_, g_, g0_, y1_, k_, k_next_, k_history_[3];
-  unknowns z_, z_next_, z_history_[3];
-  int history_ = 0;  ///< converged unknowns of consecutive continued steps in *_history_ (≤ 3)
+  vec y0_, ys_, g_, g0_, y1_, k_, k_next_;
+  unknowns z_, z_next_;
+  sequence_extrapolation<vec> k_history_;       ///< converged k of consecutive continued steps
+  sequence_extrapolation<unknowns> z_history_;  ///< converged z likewise (commutator iteration)
   mat w0_, w_, b_, p_, half_commutator_, next_w_, e_, x_, y_, increment_;
   Eigen::PartialPivLU<mat> lu_;
   isospectral_iteration iteration_ = isospectral_iteration::cayley;

@@ -25,6 +25,7 @@
 #include <utility>
 
 #include "geomint/core/continuation.hpp"
+#include "geomint/core/extrapolation.hpp"
 #include "geomint/core/fixed_point.hpp"
 #include "geomint/core/linear_solvers.hpp"
 #include "geomint/core/newton.hpp"
@@ -125,7 +126,7 @@ class rkmk_workspace {
     else implicit_stages(sys, alg, t, dt, opt, stats);
     finish<true>(alg, t, dt, w_, y, stats);
     if (fixed_point_) {  // only after a successful step: the next one may extrapolate from it
-      k_previous_ = w_.k;
+      k_history_.record(w_.k);
       cont_.template end<0>() = w_.y1;
       cont_.record(sys);
       dt_previous_ = dt;
@@ -140,7 +141,7 @@ class rkmk_workspace {
     cont_.resize(d);
     if (!explicit_ && fixed_point_) {
       k_next_.resize(d, S);
-      k_previous_.resize(d, S);
+      k_history_.forget();
     } else if (!explicit_) {
       z_.resize(S * d);
       z0_.resize(S * d);
@@ -333,19 +334,24 @@ class rkmk_workspace {
 
   /// The stage equations k_i = F_i(K) by Jacobi fixed-point iteration to round-off.
   /// Starting guess: k_i = ∇H(y₀), an O(h) error. When the step continues the previous one
-  /// (core/continuation.hpp) with the same h, the line through the previous step's k_i (at
+  /// (core/continuation.hpp) with the same h: after one such step, the line through its k_i (at
   /// t − h + c_i h) and ∇H(y₀) (at t), taken to t + c_i h: k_i = ∇H(y₀) + c_i/(1 − c_i)
-  /// (∇H(y₀) − k_i^prev), an O(h²) error, which saves iterations; the converged stages are the
-  /// same to round-off (tested).
+  /// (∇H(y₀) − k_i^prev), an O(h²) error; after two or more, the extrapolation of their stages
+  /// (equally spaced by h; core/extrapolation.hpp, through up to six steps). Every sweep
+  /// contracts by a fixed factor, so each power of h the guess gains saves sweeps; the converged
+  /// stages are the same to round-off (tested). A stage whose tableau row is zero is ∇H(y₀).
   template <class Sys>
   void fixed_point_stages(const Sys& sys, const Algebra& alg, double t, double dt, const lie_options& opt,
                           step_statistics& stats) {
     sys.gradient(w_.y0, g0_);
-    const bool extrapolate = cont_.begin(sys, w_.y0) && dt == dt_previous_;
+    if (!(cont_.begin(sys, w_.y0) && dt == dt_previous_)) k_history_.forget();
+    if (k_history_.size() >= 2) k_history_.predict(w_.k);
     for (int i = 0; i < S; ++i) {
       const double c = tableau_.c(i);
-      if (extrapolate && c > 0 && c < 1)
-        w_.k.col(i) = g0_ + (c / (1 - c)) * (g0_ - k_previous_.col(i));
+      if (nonzero_count_[i] == 0) w_.k.col(i) = g0_;
+      else if (k_history_.size() >= 2) continue;
+      else if (k_history_.size() == 1 && c > 0 && c < 1)
+        w_.k.col(i) = g0_ + (c / (1 - c)) * (g0_ - k_history_.latest().col(i));
       else
         w_.k.col(i) = g0_;
     }
@@ -367,7 +373,7 @@ class rkmk_workspace {
   typename Coordinates::template prepared_action<Algebra> action_;
   vec g0_;
   matrix<D, S> k_next_;
-  matrix<D, S> k_previous_;  ///< the last successful fixed-point step's stages, for the next guess
+  sequence_extrapolation<matrix<D, S>> k_history_;  ///< the last fixed-point steps' stages, for the next guess
   anderson_workspace anderson_;  ///< the accelerated fixed-point iteration's history (opt.acceleration)
   continuation<vec> cont_;   ///< the last fixed-point step's end point
   double dt_previous_ = 0;
