@@ -340,6 +340,7 @@ class rkmk_workspace {
   /// (equally spaced by h; core/extrapolation.hpp, through up to six steps). Every sweep
   /// contracts by a fixed factor, so each power of h the guess gains saves sweeps; the converged
   /// stages are the same to round-off (tested). A stage whose tableau row is zero is ∇H(y₀).
+  /// Should the iteration fail from an extrapolated guess, it is retried from ∇H(y₀).
   template <class Sys>
   void fixed_point_stages(const Sys& sys, const Algebra& alg, double t, double dt, const lie_options& opt,
                           step_statistics& stats) {
@@ -356,9 +357,17 @@ class rkmk_workspace {
         w_.k.col(i) = g0_;
     }
     fixed_point_problem<Sys> problem{*this, sys, alg, dt};
-    fixed_point_solve(problem, w_.k, k_next_, opt.newton, stats.fixed_point,
-                      newton_context{t, dt, "RKMK fixed-point stage iteration (use a smaller h or lie_stage_solver::newton)"},
-                      opt.acceleration, anderson_);
+    const newton_context ctx{t, dt, "RKMK fixed-point stage iteration (use a smaller h or lie_stage_solver::newton)"};
+    try {
+      fixed_point_solve(problem, w_.k, k_next_, opt.newton, stats.fixed_point, ctx, opt.acceleration, anderson_);
+    } catch (const step_error&) {
+      if (k_history_.size() == 0) throw;
+      // Failed from an extrapolated guess: once more from a fresh start's, k_i = ∇H(y₀), so that
+      // continuing never fails where starting afresh succeeds.
+      k_history_.forget();
+      for (int i = 0; i < S; ++i) w_.k.col(i) = g0_;
+      fixed_point_solve(problem, w_.k, k_next_, opt.newton, stats.fixed_point, ctx, opt.acceleration, anderson_);
+    }
   }
 
   butcher_tableau<S> tableau_;
