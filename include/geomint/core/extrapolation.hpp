@@ -16,7 +16,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cmath>
 #include <limits>
 
 namespace geomint {
@@ -38,13 +37,13 @@ class sequence_extrapolation {
   int size() const { return count_; }
   /// The latest value; requires size() ≥ 1.
   const V& latest() const { return values_[slot_[0]]; }
-  /// The points the next prediction uses (≤ size(), ≤ most).
-  int points(int most = Depth) const { return std::min({points_, count_, most}); }
+  /// The points the next prediction uses (2 ≤ points() ≤ size() once size() ≥ 2).
+  int points() const { return std::min(points_, count_); }
 
-  /// u = the extrapolation through the last points(most) values; requires size() ≥ 2 and most ≥ 2.
+  /// u = the extrapolation through the last points() values; requires size() ≥ 2.
   template <class U>
-  void predict(U& u, int most = Depth) const {
-    const int m = std::max(points(most), 2);
+  void predict(U& u) const {
+    const int m = points();
     u = weight(m, 1) * values_[slot_[0]];
     for (int j = 2; j <= m; ++j) u += weight(m, j) * values_[slot_[j - 1]];
   }

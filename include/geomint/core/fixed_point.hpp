@@ -169,4 +169,24 @@ fixed_point_report fixed_point_solve(Problem& problem, Z& z, Z& next, const newt
   return {};  // unreachable
 }
 
+/// fixed_point_solve from a guess extrapolated from earlier steps (`extrapolated`): should the
+/// iteration fail from it (a step size at the edge of the contraction, a sequence h does not
+/// resolve), once more after fresh_guess(z) sets the guess a fresh start would use, so that
+/// continuing a step sequence never fails where starting afresh succeeds. A failure from the
+/// fresh guess is the step's failure.
+template <class Problem, class Z, class FreshGuess>
+fixed_point_report fixed_point_solve_or_restart(Problem& problem, Z& z, Z& next, const newton_options& opt,
+                                                fixed_point_statistics& stats, const newton_context& ctx,
+                                                const fixed_point_acceleration& acceleration,
+                                                anderson_workspace& history, bool extrapolated,
+                                                FreshGuess&& fresh_guess) {
+  try {
+    return fixed_point_solve(problem, z, next, opt, stats, ctx, acceleration, history);
+  } catch (const step_error&) {
+    if (!extrapolated) throw;
+  }
+  fresh_guess(z);
+  return fixed_point_solve(problem, z, next, opt, stats, ctx, acceleration, history);
+}
+
 }  // namespace geomint

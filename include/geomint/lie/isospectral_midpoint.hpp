@@ -205,22 +205,17 @@ class isospectral_midpoint_workspace {
     else u = at_y0;
   }
 
-  /// Solves (1) from guess(); should the iteration fail from a guess extrapolated from earlier
-  /// steps (a step size at the edge of the contraction, a sequence h does not resolve), once
-  /// more from u(y₀), as a fresh start would: continuing never fails where starting afresh
-  /// succeeds. The converged unknowns join the history.
+  /// Solves (1) from guess(), or, should that fail from an extrapolated guess, from u(y₀) as a
+  /// fresh start would (core/fixed_point.hpp); the converged unknowns join the history.
   template <class Problem, class V>
   void solve(Problem& problem, V& u, V& next, const V& at_y0, sequence_extrapolation<V>& history,
              const isospectral_midpoint_options& opt, step_statistics& stats, const newton_context& ctx) {
     guess(u, at_y0, history);
-    try {
-      fixed_point_solve(problem, u, next, opt.newton, stats.fixed_point, ctx, opt.acceleration, anderson_);
-    } catch (const step_error&) {
-      if (history.size() == 0) throw;
-      history.forget();
-      u = at_y0;
-      fixed_point_solve(problem, u, next, opt.newton, stats.fixed_point, ctx, opt.acceleration, anderson_);
-    }
+    fixed_point_solve_or_restart(problem, u, next, opt.newton, stats.fixed_point, ctx, opt.acceleration, anderson_,
+                                 history.size() > 0, [&](V& fresh) {
+                                   history.forget();
+                                   fresh = at_y0;
+                                 });
     history.record(u);
   }
 

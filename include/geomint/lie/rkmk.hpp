@@ -346,28 +346,23 @@ class rkmk_workspace {
                           step_statistics& stats) {
     sys.gradient(w_.y0, g0_);
     if (!(cont_.begin(sys, w_.y0) && dt == dt_previous_)) k_history_.forget();
-    if (k_history_.size() >= 2) k_history_.predict(w_.k);
+    const int steps = k_history_.size();
+    if (steps >= 2) k_history_.predict(w_.k);
     for (int i = 0; i < S; ++i) {
       const double c = tableau_.c(i);
-      if (nonzero_count_[i] == 0) w_.k.col(i) = g0_;
-      else if (k_history_.size() >= 2) continue;
-      else if (k_history_.size() == 1 && c > 0 && c < 1)
+      if (steps == 1 && nonzero_count_[i] > 0 && c > 0 && c < 1)
         w_.k.col(i) = g0_ + (c / (1 - c)) * (g0_ - k_history_.latest().col(i));
-      else
+      else if (steps < 2 || nonzero_count_[i] == 0)  // fresh, or σ_i = 0: k_i = ∇H(y₀) exactly
         w_.k.col(i) = g0_;
     }
     fixed_point_problem<Sys> problem{*this, sys, alg, dt};
-    const newton_context ctx{t, dt, "RKMK fixed-point stage iteration (use a smaller h or lie_stage_solver::newton)"};
-    try {
-      fixed_point_solve(problem, w_.k, k_next_, opt.newton, stats.fixed_point, ctx, opt.acceleration, anderson_);
-    } catch (const step_error&) {
-      if (k_history_.size() == 0) throw;
-      // Failed from an extrapolated guess: once more from a fresh start's, k_i = ∇H(y₀), so that
-      // continuing never fails where starting afresh succeeds.
-      k_history_.forget();
-      for (int i = 0; i < S; ++i) w_.k.col(i) = g0_;
-      fixed_point_solve(problem, w_.k, k_next_, opt.newton, stats.fixed_point, ctx, opt.acceleration, anderson_);
-    }
+    fixed_point_solve_or_restart(
+        problem, w_.k, k_next_, opt.newton, stats.fixed_point,
+        newton_context{t, dt, "RKMK fixed-point stage iteration (use a smaller h or lie_stage_solver::newton)"},
+        opt.acceleration, anderson_, steps > 0, [&](matrix<D, S>& fresh) {
+          k_history_.forget();
+          for (int i = 0; i < S; ++i) fresh.col(i) = g0_;
+        });
   }
 
   butcher_tableau<S> tableau_;
