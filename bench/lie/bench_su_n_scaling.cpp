@@ -22,9 +22,12 @@
 //
 // The matrix work per sweep: gl2 and iso one Cayley factor (an LU factorization and a solve),
 // one product with y₀'s matrix (kept for the whole step) and half a product for the Hermitian
-// increment (~2.9 products nominal); gl2 needs the same once more for the update, iso's update is
-// free; isoC one product and half a product (~1.5) per sweep, the update free. State ↔ matrix by FFTs along the wrapped diagonals when the
-// build found FFTW.
+// increment (~3.6 products measured at N = 255) in their first sweep; the later sweeps change the
+// factor by 1e-9 ... 1e-15 relative and correct an earlier one to first order
+// (lie/detail/cayley_congruence.hpp: two products, in single precision once the change is small
+// enough). gl2 needs a full Cayley action once more for the update, iso's update is one product;
+// isoC one product and half a product (~1.5) per sweep, the update free. State ↔ matrix by FFTs
+// along the wrapped diagonals when the build found FFTW.
 //
 //   bench_su_n_scaling [repetitions] [largest N: 511 or 1023] [threads] [Anderson depth]
 //                                                                   (default 3, 511, 1, 5)
@@ -224,13 +227,13 @@ int main(int argc, char** argv) {
       const std::string what = std::string("su(") + std::to_string(r.n) + ") " + variant_names[v] + " step / one " +
                                std::to_string(r.n) + "x" + std::to_string(r.n) + " product";
       bench::print_ratio(what.c_str(), r.step[v], r.product, target ? (r.n == 255 ? 15.0 : 10.0) : 0.0,
-                         v == 1 ? "a sweep costs an LU factorization and solve for the Cayley factor, one product "
-                                  "with W(y0) and half a product for the increment (~3.6 products measured at N = "
-                                  "255), the sweeps contract by ~100-250x so acceleration saves none of the 3-4 from "
-                                  "the extrapolated guess, and the update is one more such action"
-                         : v == 3 ? "a sweep costs an LU factorization and solve, one product and half a product "
-                                    "(~3.6 products measured at N = 255), and 4 sweeps reach round-off from the "
-                                    "extrapolated guess (the update is free)"
+                         v == 1 ? "the first sweep costs an LU factorization and solve for the Cayley factor, one "
+                                  "product with W(y0) and half a product (~3.6 products), the second a correction in "
+                                  "double (2), the rest in single precision (~1 each), and the update is one more "
+                                  "full Cayley action"
+                         : v == 3 ? "the first sweep costs an LU factorization and solve, one product and half a "
+                                    "product (~3.6 products), the second a correction in double (2), the other two "
+                                    "in single precision (~1 each), the update one product"
                                   : "a sweep costs one product and half a product (~1.5), but the iteration contracts "
                                     "only by ~0.2 per sweep (~0.1 accelerated): 10-11 sweeps");
     }

@@ -5,6 +5,7 @@
 #include <utility>  // before odeint: its check_adapter.hpp uses std::pair without including it
 #include <boost/test/unit_test.hpp>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <utility>
 #include <vector>
@@ -177,6 +178,49 @@ BOOST_AUTO_TEST_CASE(isospectral_midpoint_is_time_reversible) {
   const double gl2 = back_and_forth(rkmk<su_n<7>, rk::implicit_midpoint, cayley_coordinates>(accelerated(0)));
   BOOST_TEST(iso <= 1e-14);
   BOOST_TEST(gl2 >= 1e3 * iso);  // the check can tell a symmetric method from one that is not
+}
+
+// The Cayley sweep's matrix work (lie/detail/cayley_congruence.hpp): Δ_c(B) = (1 + ce)W₀(1 + ce)† − W₀,
+// e = (1 − B)⁻¹B, for c = 1 (the isospectral midpoint's W̃) and c = 2 (the unitary Cayley action).
+// A call close to the previous one is answered by a first-order correction, in double precision
+// for a change of 4e-10 and in single precision for 5e-11 and 1e-15 (chained from the previous
+// correction); a change of 1e-6 is beyond the bound and evaluated in full. Each answer must be
+// the full evaluation at the same B, made independently (M = (1 − B)⁻¹ by a full-pivoting
+// inverse), to within 64 ε ‖W₀‖_F: the rounding of two evaluations whose terms are of size
+// ‖W₀‖ (a wrong correction term would be off by ~ the change, on the first two at least 1e3
+// times the bound).
+BOOST_AUTO_TEST_CASE(cayley_congruence_corrections_match_full_evaluations) {
+  using mat = Eigen::MatrixXcd;
+  const int n = 41;
+  std::srand(5);
+  const mat a = mat::Random(n, n);
+  const mat w0 = a + a.adjoint();
+  auto anti_hermitian = [&](double frobenius) {
+    const mat r = mat::Random(n, n);
+    const mat s = r - r.adjoint();
+    return mat(s * (frobenius / s.norm()));
+  };
+  const mat b0 = anti_hermitian(1.5);  // ‖B‖₂ ~ 0.5
+  auto independent = [&](const mat& b, int c) {
+    const mat m = (mat::Identity(n, n) - b).fullPivLu().inverse();
+    const mat g = mat::Identity(n, n) + double(c) * (m - mat::Identity(n, n));
+    return mat(g * w0 * g.adjoint() - w0);
+  };
+  const double bound = 64 * std::numeric_limits<double>::epsilon() * w0.norm();
+  for (int c : {1, 2}) {
+    lie_detail::cayley_congruence<mat> congruence;
+    congruence.prepare(w0);
+    mat b = b0;
+    for (double change : {0.0, 4e-10, 5e-11, 1e-15, 1e-6}) {
+      if (change > 0) b += anti_hermitian(change);
+      const mat answer = congruence.increment(b, c);
+      const mat lower_difference = mat((answer - independent(b, c)).triangularView<Eigen::Lower>());
+      BOOST_TEST(lower_difference.norm() <= bound, "c = " << c << ", change " << change << ": "
+                                                         << lower_difference.norm() << " > " << bound);
+    }
+    BOOST_TEST(congruence.double_corrections() == 1);
+    BOOST_TEST(congruence.single_corrections() == 2);
+  }
 }
 
 // Anderson-accelerated and plain iterations give the same steps to the solver's tolerance: the

@@ -23,14 +23,16 @@
 //   cayley (default)  the unknown is the smooth k = ∇H(W̃) (as RKMK's stage slope). Given k,
 //       B̂ = (h/2)B̃ = −(h/2) hat(k), (1) is linear in W̃ and solved exactly:
 //       W̃ = M W₀ M†, M = (1 − B̂)⁻¹ = 1 + e, e = (1 − B̂)⁻¹B̂, so with X = e W₀,
-//         W̃ − W₀ = X + X† + X e†,    and the update, since cay(hB̃) = 2M − 1 = 1 + 2e,
-//         W₁ − W₀ = 2(X + X†) + 4 X e†,
-//       both from the same sweep: the update is free. A sweep costs an LU factorization of
-//       1 − B̂ and the solve for e (in two halves on two threads), one product X = eW₀ (W₀ kept
-//       for the step) and the lower triangle of the Hermitian Xe† (half a product), the same
+//         W̃ − W₀ = X + X† + X e†                           (lie_detail::cayley_congruence, c = 1).
+//       A sweep costs an LU factorization of 1 − B̂ and the solve for e (in two halves on two
+//       threads), one product X = eW₀ and the lower triangle of Xe† (half a product), the same
 //       matrix work as one stage of RKMK GL2 in Cayley coordinates (su_n::cayley_action), and it
 //       contracts about as fast (the map goes through ∇H, which smooths: ~60× per sweep on
-//       su(63) against GL2's ~100×). W̃'s trace is part of M W₀ M†; k does not see it.
+//       su(63) against GL2's ~100×). The sweeps after the first change B̂ by 1e-9 … 1e-15
+//       relative and are answered by a first-order correction of an earlier one (two products,
+//       in single precision when the change is small enough; cayley_congruence bounds what each
+//       adds by the rounding of a full sweep). W̃'s trace is part of M W₀ M†; k does not see it.
+//       The update W₁ − W₀ = h[B̃, W̃] = 2(P + P†), P = B̂W̃, one product at the last sweep.
 //   commutator  the unknown is W̃ itself, z = (ỹ, τ) (coefficients of W̃'s traceless part and
 //       τ), and a sweep evaluates (1)'s right-hand side: with P = B̂W̃, h/2 [B̃, W̃] = P + P†
 //       (B̃ anti-Hermitian, W̃ Hermitian) and h²/4 B̃W̃B̃ = P B̂ (lower triangle): one and a half
@@ -114,11 +116,15 @@ class isospectral_midpoint_workspace {
     iteration_ = opt.iteration;
     const newton_context ctx{t, dt, "isospectral midpoint, the fixed point (1) for W̃ (use a smaller h)"};
     if (opt.iteration == isospectral_iteration::cayley) {
+      congruence_.prepare(w0_);
       cayley_sweep<Sys> problem{*this, sys, alg, dt};
       solve(problem, k_, k_next_, g0_, k_history_, opt, stats, ctx);
-      // W₁ − W₀ = 2(X + X†) + 4Xe† from the last sweep (its k agrees with the solution to the tolerance).
-      increment_ = 2 * (x_ + x_.adjoint());
-      increment_.template triangularView<Eigen::Lower>() += 4 * y_;
+      // W₁ − W₀ = h[B̃, W̃] = 2(P + P†), P = B̂W̃, at the last sweep's B̂ and W̃ (its k agrees with
+      // the solution to the tolerance): exact for W̃ = MW₀M†, one product.
+      w_ = increment_.template selfadjointView<Eigen::Lower>();
+      w_ += w0_;
+      p_.noalias() = b_ * w_;
+      increment_ = 2 * (p_ + p_.adjoint());
     } else {
       unknowns at_y0(d + 1);
       at_y0 << y0_, (z_history_.size() > 0 ? z_history_.latest()(d) : 0.0);
@@ -138,8 +144,9 @@ class isospectral_midpoint_workspace {
   }
 
  private:
-  /// k ↦ ∇H(W̃(k)), W̃ = M W₀ M†: B̂ = −(h/2) hat(k), e = (1 − B̂)⁻¹B̂, X = eW₀, Y = Xe† (lower),
-  /// W̃ − W₀ = X + X† + Y.
+  /// k ↦ ∇H(W̃(k)), W̃ = M W₀ M†: B̂ = −(h/2) hat(k), W̃ − W₀ = Δ₁(B̂) = X + X† + Xe†,
+  /// e = (1 − B̂)⁻¹B̂, X = eW₀ (lie_detail::cayley_congruence: after the first sweep, a correction
+  /// of it in single precision where that is exact to rounding).
   template <class Sys>
   struct cayley_sweep {
     isospectral_midpoint_workspace& m;
@@ -149,14 +156,7 @@ class isospectral_midpoint_workspace {
     void map(const vec& k, vec& next) {
       m.g_ = (-dt / 2) * k;
       m.b_ = alg.hat(m.g_);
-      m.w_ = -m.b_;
-      m.w_.diagonal().array() += 1.0;
-      m.lu_.compute(m.w_);
-      detail::solve_in_column_halves(m.lu_, m.b_, m.e_);  // e = (1 − B̂)⁻¹B̂
-      m.x_.noalias() = m.e_ * m.w0_;
-      m.increment_ = m.x_ + m.x_.adjoint();
-      m.y_.template triangularView<Eigen::Lower>() = m.x_ * m.e_.adjoint();
-      m.increment_.template triangularView<Eigen::Lower>() += m.y_;
+      m.increment_ = m.congruence_.increment(m.b_, 1);
       m.ys_ = m.y0_ + alg.coefficients_of_lower(m.increment_);
       sys.gradient(m.ys_, next);
     }
@@ -224,8 +224,7 @@ class isospectral_midpoint_workspace {
     for (unknowns* v : {&z_, &z_next_}) v->resize(d + 1);
     k_history_.forget();
     z_history_.forget();
-    for (mat* a : {&w0_, &w_, &b_, &p_, &half_commutator_, &next_w_, &e_, &x_, &y_, &increment_}) a->resize(N, N);
-    y_.setZero();  // its upper triangle is never written
+    for (mat* a : {&w0_, &w_, &b_, &p_, &half_commutator_, &next_w_, &increment_}) a->resize(N, N);
     cont_.resize(d);
   }
 
@@ -233,8 +232,8 @@ class isospectral_midpoint_workspace {
   unknowns z_, z_next_;
   sequence_extrapolation<vec> k_history_;       ///< converged k of consecutive continued steps
   sequence_extrapolation<unknowns> z_history_;  ///< converged z likewise (commutator iteration)
-  mat w0_, w_, b_, p_, half_commutator_, next_w_, e_, x_, y_, increment_;
-  Eigen::PartialPivLU<mat> lu_;
+  mat w0_, w_, b_, p_, half_commutator_, next_w_, increment_;
+  lie_detail::cayley_congruence<mat> congruence_;
   isospectral_iteration iteration_ = isospectral_iteration::cayley;
   anderson_workspace anderson_;
   continuation<vec> cont_;  ///< the last step's end point

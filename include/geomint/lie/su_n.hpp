@@ -45,30 +45,10 @@
 #include <vector>
 
 #include "geomint/lie/algebra.hpp"
+#include "geomint/lie/detail/cayley_congruence.hpp"
 #include "geomint/lie/detail/diagonal_fft.hpp"
 
 namespace geomint {
-
-namespace detail {
-/// x = A⁻¹b from lu = LU(A), for square b: from 64 columns on, in two independent halves of
-/// columns, run on two threads when OpenMP is on and Eigen runs on more than one.
-template <class LU, class B, class X>
-void solve_in_column_halves(const LU& lu, const B& b, X& x) {
-  const int n = static_cast<int>(b.cols());
-  if (n < 64) {
-    x = lu.solve(b);
-    return;
-  }
-  const int half = n / 2;
-#if defined(_OPENMP)
-#pragma omp parallel for num_threads(2) schedule(static) if (Eigen::nbThreads() > 1)
-#endif
-  for (int part = 0; part < 2; ++part) {
-    const int first = part == 0 ? 0 : half, count = part == 0 ? half : n - half;
-    x.middleCols(first, count) = lu.solve(b.middleCols(first, count));
-  }
-}
-}  // namespace detail
 
 template <int N>
 class su_n {
@@ -377,32 +357,25 @@ class su_n {
 
 /// Ad*_{cay(−σ)} y₀ = coadjoint(cay(σ), y₀) for one y₀ and many σ: the stage points of an
 /// implicit RKMK step in Cayley coordinates (cayley_coordinates::prepared_action). W₀ = W(y₀) is
-/// formed once per step; each action then costs, with S = hat σ and e = cay(S) − 1 =
-/// (1 − S/2)⁻¹S: an LU factorization of 1 − S/2 and the solve for e (N right-hand sides, in two
-/// halves on two threads when Eigen runs on more than one), X = W₀e, and the lower triangle of
-/// the Hermitian e†X (half a product), W_s − W₀ = X + X† + e†X; the state ↔ matrix changes of
-/// basis are FFTs (uses_fft). About 2.9 products' worth of arithmetic against ~7 for
-/// cayley_coadjoint. Rounded in double (for N ≤ extended_limit act() rounds the step's update
-/// in extended precision, as cayley_coadjoint).
+/// formed once per step; with S = hat σ, cay(S)†W₀cay(S) − W₀ = Δ₂(−S/2) of
+/// lie_detail::cayley_congruence (cay(S)† = (1 + S/2)⁻¹(1 − S/2) = 1 + 2e for B = −S/2): an LU
+/// factorization and a solve, X = eW₀ and half a product (~3.6 products at N = 255), or, for the
+/// sweeps of a fixed-point iteration after the first, a correction of the first in single
+/// precision (two complex<float> products); the state ↔ matrix changes of basis are FFTs
+/// (uses_fft). Rounded in double (for N ≤ extended_limit act() rounds the step's update in
+/// extended precision, as cayley_coadjoint).
 template <int N>
 class su_n<N>::cayley_action {
  public:
   void prepare(const su_n& a, const vector_type& y0) {
     y0_ = y0;
-    w0_ = a.hermitian(y0);
+    congruence_.prepare(a.hermitian(y0));
   }
   /// coadjoint(cay(σ), y₀) in double (a stage point).
   template <class S>
   vector_type stage(const su_n& a, const Eigen::MatrixBase<S>& sigma) {
-    s_ = a.hat(sigma);
-    z_ = -0.5 * s_;
-    z_.diagonal().array() += 1.0;
-    lu_.compute(z_);
-    solve_halves();
-    x_.noalias() = w0_ * e_;
-    z_ = x_ + x_.adjoint();
-    z_.template triangularView<Eigen::Lower>() += e_.adjoint() * x_;
-    return y0_ + a.coefficients_of_lower(z_);
+    b_ = complex(0, -0.125) * a.hermitian(sigma);  // −hat(σ)/2
+    return y0_ + a.coefficients_of_lower(congruence_.increment(b_, 2));
   }
   /// The step's update coadjoint(cay(σ), y₀): as cayley_coadjoint.
   template <class S>
@@ -412,17 +385,14 @@ class su_n<N>::cayley_action {
     else
       return stage(a, sigma);
   }
+  /// Stage points answered by a correction, in double / single precision (see cayley_congruence).
+  long double_corrections() const { return congruence_.double_corrections(); }
+  long single_corrections() const { return congruence_.single_corrections(); }
 
  private:
-  /// e = (1 − S/2)⁻¹ S.
-  void solve_halves() {
-    e_.resize(N, N);
-    detail::solve_in_column_halves(lu_, s_, e_);
-  }
-
   vector_type y0_;
-  matrix_type w0_, s_, z_, e_, x_;
-  Eigen::PartialPivLU<matrix_type> lu_;
+  matrix_type b_;
+  lie_detail::cayley_congruence<matrix_type> congruence_;
 };
 
 }  // namespace geomint
