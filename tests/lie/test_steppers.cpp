@@ -554,6 +554,17 @@ BOOST_AUTO_TEST_CASE(su17_matrix_of_a_state_and_prepared_cayley_action) {
   const auto expected = a.cayley_coadjoint_double(sigma, x);
   BOOST_TEST((act.stage(a, sigma) - expected).cwiseAbs().maxCoeff() / scale <= 1e-13);
   BOOST_TEST((act.act(a, sigma) - expected).cwiseAbs().maxCoeff() / scale <= 1e-13);
+  // Stage points close to the last one, as the sweeps of a fixed-point iteration make them, are
+  // corrections of it (lie/detail/cayley_congruence.hpp), here one in double precision (a change
+  // of 2e-10) and one in single precision (1e-14): the same action to the same bound (a wrong
+  // correction would be off by ~ the first change, ~1e-9 relative, 1e4 times the bound).
+  auto near = sigma;
+  for (double change : {2e-10, 1e-14}) {
+    near += change * problems::sine_euler<N>::random_initial_state(9);
+    BOOST_TEST((act.stage(a, near) - a.cayley_coadjoint_double(near, x)).cwiseAbs().maxCoeff() / scale <= 1e-13);
+  }
+  BOOST_TEST(act.double_corrections() == 1);
+  BOOST_TEST(act.single_corrections() == 2);  // act(σ) at the last stage point, then the 1e-14
 }
 
 // The fixed point starts from stages extrapolated from the previous step when the state

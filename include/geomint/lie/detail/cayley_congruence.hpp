@@ -106,7 +106,7 @@ class cayley_congruence {
       out_.template triangularView<Eigen::Lower>() += double(c * c) * y_;
     }
     const double step = db_.norm();
-    if ((2 * c + c * c) * step * (step + 2 * from) > eps / 4) return false;
+    if (!((2 * c + c * c) * step * (step + 2 * from) <= eps / 4)) return false;  // (a NaN too: full evaluation)
     prepare_corrections(c);
     const bool in_single = std::sqrt(double(w0_.rows())) * u_single * c * step <= eps / 4;
     if (in_single) {
