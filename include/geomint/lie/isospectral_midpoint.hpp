@@ -145,8 +145,8 @@ class isospectral_midpoint_workspace {
 
  private:
   /// k ↦ ∇H(W̃(k)), W̃ = M W₀ M†: B̂ = −(h/2) hat(k), W̃ − W₀ = Δ₁(B̂) = X + X† + Xe†,
-  /// e = (1 − B̂)⁻¹B̂, X = eW₀ (lie_detail::cayley_congruence: after the first sweep, a correction
-  /// of it in single precision where that is exact to rounding).
+  /// e = (1 − B̂)⁻¹B̂, X = eW₀ (lie_detail::cayley_congruence: after the first sweep, a
+  /// first-order correction of the previous one, in single precision where that suffices).
   template <class Sys>
   struct cayley_sweep {
     isospectral_midpoint_workspace& m;

@@ -37,6 +37,7 @@
 #include <cmath>
 #include <complex>
 #include <limits>
+#include <utility>
 
 namespace geomint::lie_detail {
 
@@ -72,7 +73,6 @@ class cayley_congruence {
     w0_ = std::forward<W>(w0);
     has_reference_ = false;
   }
-  const Matrix& w0() const { return w0_; }
 
   /// The lower triangle of Δ_c(B) (the upper one is not written); valid until the next call.
   const Matrix& increment(const Matrix& b, int c) {
