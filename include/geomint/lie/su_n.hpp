@@ -360,8 +360,8 @@ class su_n {
 /// formed once per step; with S = hat σ, cay(S)†W₀cay(S) − W₀ = Δ₂(−S/2) of
 /// lie_detail::cayley_congruence (cay(S)† = (1 + S/2)⁻¹(1 − S/2) = 1 + 2e for B = −S/2): an LU
 /// factorization and a solve, X = eW₀ and half a product (~3.6 products at N = 255), or, for the
-/// sweeps of a fixed-point iteration after the first, a correction of the first in single
-/// precision (two complex<float> products); the state ↔ matrix changes of basis are FFTs
+/// sweeps of a fixed-point iteration after the first, a first-order correction of the previous
+/// one (two products, in single precision where that suffices); the state ↔ matrix changes of basis are FFTs
 /// (uses_fft). Rounded in double (for N ≤ extended_limit act() rounds the step's update in
 /// extended precision, as cayley_coadjoint).
 template <int N>

@@ -80,8 +80,7 @@ class cayley_congruence {
       if (has_reference_ && try_correction(b, c)) return out_;
     }
     evaluate(b);
-    out_ = double(c) * (x_ + x_.adjoint());
-    out_.template triangularView<Eigen::Lower>() += double(c * c) * y_;
+    reference_increment(c);
     base_b_ = b;
     base_c_ = c;
     base_distance_ = 0;
@@ -102,8 +101,7 @@ class cayley_congruence {
     } else {
       db_ = b - b_;
       from = 0;
-      out_ = double(c) * (x_ + x_.adjoint());
-      out_.template triangularView<Eigen::Lower>() += double(c * c) * y_;
+      reference_increment(c);
     }
     const double step = db_.norm();
     if (!((2 * c + c * c) * step * (step + 2 * from) <= eps / 4)) return false;  // (a NaN too: full evaluation)
@@ -124,6 +122,12 @@ class cayley_congruence {
     base_c_ = c;
     base_distance_ = from + step;
     return true;
+  }
+
+  /// out_ = Δ_c(B_r) = c(X_r + X_r†) + c²Y_r, lower triangle.
+  void reference_increment(int c) {
+    out_ = double(c) * (x_ + x_.adjoint());
+    out_.template triangularView<Eigen::Lower>() += double(c * c) * y_;
   }
 
   /// M_r = 1 + e_r and R_c = W₀ + X_r + c(X_r† + Y_r), in double and single precision.
