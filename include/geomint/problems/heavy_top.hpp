@@ -91,6 +91,12 @@ class heavy_top {
     matrix<4, 4> qq, qp;
     kinetic_.hessian(e, p, qq, qp, out);
   }
+  /// ∂²H/∂e², ∂²H/∂e∂p and ∂²H/∂p² from one evaluation of the quadratic form's Hessian.
+  template <class Q, class P, class QQ, class QP, class PP>
+  void hessians(const Q& e, const P& p, QQ& qq, QP& qp, PP& pp) const {
+    kinetic_.hessian(e, p, qq, qp, pp);
+    qq.diagonal() += (2 * parameters_.gravity) * signs_;
+  }
   template <class Q, class Out>
   void constraint(const Q& e, Out& out) const { out(0) = e.squaredNorm() - 1; }
   template <class Q, class G>

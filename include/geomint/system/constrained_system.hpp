@@ -21,6 +21,9 @@
 //   void h_qq(q, p, out) const;            // ∂²H/∂q²       (n × n)
 //   void h_qp(q, p, out) const;            // ∂²H/∂q∂p, (i,j) = ∂²H/∂q_i∂p_j
 //   void h_pp(q, p, out) const;            // ∂²H/∂p²
+//   void hessians(q, p, qq, qp, pp) const; // the three at once, for an H whose second
+//                                          //   derivatives share work (used by the general
+//                                          //   stage solver; h_qq, h_qp, h_pp still needed)
 //   void constraint_hessian(q, λ, out) const;  // Σ_k λ_k ∇²g_k(q)
 //   void force(t, q, p, out) const;        // non-conservative generalized force f(t, q, p);
 //                                          //   with it the method is no longer symplectic
@@ -62,6 +65,7 @@ namespace detail {
 GEOMINT_DETECT_MEMBER(has_h_qq_t, std::declval<const S&>().h_qq(std::declval<const V&>(), std::declval<const V&>(), std::declval<H&>()))
 GEOMINT_DETECT_MEMBER(has_h_qp_t, std::declval<const S&>().h_qp(std::declval<const V&>(), std::declval<const V&>(), std::declval<H&>()))
 GEOMINT_DETECT_MEMBER(has_h_pp_t, std::declval<const S&>().h_pp(std::declval<const V&>(), std::declval<const V&>(), std::declval<H&>()))
+GEOMINT_DETECT_MEMBER(has_hessians_t, std::declval<const S&>().hessians(std::declval<const V&>(), std::declval<const V&>(), std::declval<H&>(), std::declval<H&>(), std::declval<H&>()))
 GEOMINT_DETECT_MEMBER(has_constraint_hessian_t, std::declval<const S&>().constraint_hessian(std::declval<const V&>(), std::declval<const Eigen::VectorXd&>(), std::declval<H&>()))
 GEOMINT_DETECT_MEMBER(has_force_t, std::declval<const S&>().force(0.0, std::declval<const V&>(), std::declval<const V&>(), std::declval<V&>()))
 GEOMINT_DETECT_MEMBER(has_position_force_t, std::declval<const S&>().position_force(0.0, std::declval<const V&>(), std::declval<V&>()))
@@ -100,6 +104,7 @@ struct system_traits {
   static constexpr bool has_h_qq = detail::has_h_qq_t<System, vector_type, hessian_type>::value;
   static constexpr bool has_h_qp = detail::has_h_qp_t<System, vector_type, hessian_type>::value;
   static constexpr bool has_h_pp = detail::has_h_pp_t<System, vector_type, hessian_type>::value;
+  static constexpr bool has_hessians = detail::has_hessians_t<System, vector_type, hessian_type>::value;
   static constexpr bool has_constraint_hessian =
       detail::has_constraint_hessian_t<System, vector_type, hessian_type>::value;
   static constexpr bool has_force = detail::has_force_t<System, vector_type, hessian_type>::value;

@@ -76,6 +76,18 @@ class second_derivatives {
       forward_difference_jacobian([&](const vector<N>& x, vector<N>& f) { s.dh_dp(q, x, f); }, p, out, work_);
     }
   }
+  /// All three at (q, p): in one call when the system has hessians(q, p, qq, qp, pp) (they
+  /// share most of their work for a non-separable H), else one by one.
+  template <class Q, class P, class QQ, class QP, class PP>
+  void all(const System& s, const Q& q, const P& p, QQ& qq, QP& qp, PP& pp) {
+    if constexpr (traits::has_hessians) {
+      s.hessians(q, p, qq, qp, pp);
+    } else {
+      h_qq(s, q, p, qq);
+      h_qp(s, q, p, qp);
+      h_pp(s, q, p, pp);
+    }
+  }
   /// out = Σ_k λ_k ∇²g_k(q) = ∂(G(q)ᵀλ)/∂q
   template <class Q, class L, class G, class Out>
   void constraint_hessian(const System& s, const Q& q, const L& lambda, G& jac, Out& out) {

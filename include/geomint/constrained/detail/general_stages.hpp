@@ -8,8 +8,8 @@
 //
 // (Q_1 = q0 because â_1j = 0; Λ_s does not enter because a_is = 0.) Stage j is at time
 // t0 + c_j h (c = the row sums of â): f is evaluated there, and a system with set_time is told
-// it. Newton's matrix is assembled densely from the second derivatives (the system's or
-// forward differences).
+// it. Newton's matrix is assembled densely from the second derivatives (the system's, in one
+// call per stage when it has hessians(), or forward differences).
 #pragma once
 
 #include <algorithm>
@@ -60,6 +60,9 @@ class general_stages {
     gval_.resize(m);
     hess_.resize(n, n);
     hess2_.resize(n, n);
+    hqq_.resize(n, n);
+    hqp_.resize(n, n);
+    hpp_.resize(n, n);
     jac_scratch_.resize(m, n);
     for (auto& g : jac_) g.resize(m, n);
     second_.resize(n);
@@ -151,21 +154,25 @@ class general_stages {
       work2_ = p_.col(j);
       const double tj = stage_time(j);
       at_time(*sys_, tj);
+      if (j > 0 || traits::has_hessians) {
+        second_.all(*sys_, work_, work2_, hqq_, hqp_, hpp_);
+      } else {  // Q_1 = q0 is not an unknown: no ∂²H/∂q² at the first stage
+        second_.h_qp(*sys_, work_, work2_, hqp_);
+        second_.h_pp(*sys_, work_, work2_, hpp_);
+      }
+      hpp_scale_ = std::fmax(hpp_scale_, hpp_.cwiseAbs().maxCoeff());
       // ∂R_P,i/∂P_j = h a_ij (H_qp − f_p)_j,   ∂R_Q,i/∂P_j = −h â_ij H_pp,j  (f_p = 0 for f(t, q))
-      second_.h_qp(*sys_, work_, work2_, hess_);
+      hess_ = hqp_;
       if constexpr (traits::has_force && !traits::has_position_force) {
         second_.force_p(*sys_, tj, work_, work2_, hess2_);
         hess_ -= hess2_;
       }
       for (int i = 0; i < S; ++i) block<N, N>(jm, i * n_, j * n_, n_, n_) += h_ * t_.ap(i, j) * hess_;
-      second_.h_pp(*sys_, work_, work2_, hess_);
-      hpp_scale_ = std::fmax(hpp_scale_, hess_.cwiseAbs().maxCoeff());
-      for (int i = 1; i < S; ++i) block<N, N>(jm, q_offset(i), j * n_, n_, n_) -= h_ * t_.aq(i, j) * hess_;
+      for (int i = 1; i < S; ++i) block<N, N>(jm, q_offset(i), j * n_, n_, n_) -= h_ * t_.aq(i, j) * hpp_;
       if (j == 0) continue;  // Q_1 = q0 is not an unknown
       // ∂R_Q,i/∂Q_j = −h â_ij H_qpᵀ (∂(∂H/∂p)/∂q);  ∂R_P,i/∂Q_j = h a_ij (H_qq − f_q) + a_ij Σλ∇²g
-      second_.h_qp(*sys_, work_, work2_, hess_);
-      for (int i = 1; i < S; ++i) block<N, N>(jm, q_offset(i), q_offset(j), n_, n_) -= h_ * t_.aq(i, j) * hess_.transpose();
-      second_.h_qq(*sys_, work_, work2_, hess_);
+      for (int i = 1; i < S; ++i) block<N, N>(jm, q_offset(i), q_offset(j), n_, n_) -= h_ * t_.aq(i, j) * hqp_.transpose();
+      hess_ = hqq_;
       if constexpr (traits::has_force) {
         second_.force_q(*sys_, tj, work_, work2_, hess2_);
         hess_ -= hess2_;
@@ -289,7 +296,7 @@ class general_stages {
   matrix<N, S> p_, q_, fq_, fp_;
   matrix<M, S - 1> lambda_;
   matrix<N, S - 1> gl_;
-  matrix<N, N> hess_, hess2_;
+  matrix<N, N> hess_, hess2_, hqq_, hqp_, hpp_;
   jacobian_type jac_scratch_;
   std::array<jacobian_type, S> jac_;
   second_derivatives<System> second_;
