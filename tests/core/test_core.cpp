@@ -132,14 +132,18 @@ BOOST_AUTO_TEST_CASE(dense_factorizations_report_singular_matrices) {
 
 // Block elimination solves what the whole-matrix LU solves (both backward stable here: the
 // leading block is I + O(0.1), the matrix a stage Jacobian's shape with a saddle-point tail), and
-// falls back to the whole-matrix LU when the leading block is singular.
-BOOST_AUTO_TEST_CASE(block_lu_agrees_with_the_dense_lu_and_reports_singular_matrices) {
-  constexpr int n = 22, n1 = 12;
+// falls back to the whole-matrix LU when the leading block is singular. With k > 0 the leading
+// block ends in unit columns, [B 0; C I] (the last momentum stage of a Lobatto IIIA–IIIB pair),
+// and only B is factorized.
+template <int n, int n1, int k>
+void check_block_lu() {
   matrix<n, n> a = 0.1 * matrix<n, n>::Random();
-  a.topLeftCorner<n1, n1>() += matrix<n1, n1>::Identity();
-  a.bottomRightCorner<4, 4>().setZero();  // multiplier rows: a zero diagonal block, as in (2.6)–(2.7)
+  a.template topLeftCorner<n1, n1>() += matrix<n1, n1>::Identity();
+  a.template block<n1 - k, k>(0, n1 - k).setZero();
+  a.template block<k, k>(n1 - k, n1 - k).setIdentity();
+  a.template bottomRightCorner<4, 4>().setZero();  // multiplier rows: a zero block, as in (2.6)–(2.7)
   const vector<n> b = vector<n>::Random();
-  block_lu<n, n1> blocks;
+  block_lu<n, n1, k> blocks;
   dense_lu<n> whole;
   blocks.system_matrix() = a;
   whole.system_matrix() = a;
@@ -154,8 +158,8 @@ BOOST_AUTO_TEST_CASE(block_lu_agrees_with_the_dense_lu_and_reports_singular_matr
 
   // A singular leading block: the whole matrix can still be regular (the fallback solves it).
   matrix<n, n> c = a;
-  c.topLeftCorner<n1, n1>().row(0).setZero();
-  c.topRightCorner<n1, n - n1>().row(0).setOnes();
+  c.row(0).head(n1).setZero();
+  c.row(0).tail(n - n1).setOnes();
   blocks.system_matrix() = c;
   BOOST_TEST(blocks.factorize());
   x = b;
@@ -167,6 +171,14 @@ BOOST_AUTO_TEST_CASE(block_lu_agrees_with_the_dense_lu_and_reports_singular_matr
   d.row(n - 1) = d.row(n - 2);
   blocks.system_matrix() = d;
   BOOST_TEST(!blocks.factorize());
+}
+
+// The heavy top's stage systems with three and four stages, without and with the unit columns
+// (the last has a Schur complement of 15).
+BOOST_AUTO_TEST_CASE(block_lu_agrees_with_the_dense_lu_and_reports_singular_matrices) {
+  check_block_lu<22, 12, 0>();
+  check_block_lu<22, 12, 4>();
+  check_block_lu<31, 16, 4>();
 }
 
 BOOST_AUTO_TEST_CASE(sparse_ldlt_solves_a_tridiagonal_system_and_copies_refactorize) {

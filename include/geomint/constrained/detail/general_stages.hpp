@@ -32,6 +32,9 @@ class general_stages {
   static constexpr int ZN = size::fixed_if_small(
       size::sum(size::product(S, N), size::product(S - 1, size::sum(N, M))));
   static constexpr int ZP = size::is_fixed(ZN) ? S * N : dynamic;  // the momentum unknowns P_1..P_s
+  // P_s enters no momentum equation but its own (a_is = 0): its columns of the momentum block
+  // are unit columns, which block_lu skips.
+  static constexpr int ZK = size::is_fixed(ZN) ? N : 0;
   using jacobian_type = typename traits::jacobian_type;
   static_assert(!traits::sparse_jacobian,
                 "geomint: the general stage solver needs a dense constraint Jacobian; sparse "
@@ -58,8 +61,7 @@ class general_stages {
     force_.resize(n);
     p0_store_.resize(n);
     gval_.resize(m);
-    hess_.resize(n, n);
-    hess2_.resize(n, n);
+    scratch_.resize(n, n);
     hqq_.resize(n, n);
     hqp_.resize(n, n);
     hpp_.resize(n, n);
@@ -161,28 +163,29 @@ class general_stages {
         second_.h_pp(*sys_, work_, work2_, hpp_);
       }
       hpp_scale_ = std::fmax(hpp_scale_, hpp_.cwiseAbs().maxCoeff());
-      // ∂R_P,i/∂P_j = h a_ij (H_qp − f_p)_j,   ∂R_Q,i/∂P_j = −h â_ij H_pp,j  (f_p = 0 for f(t, q))
-      hess_ = hqp_;
+      // ∂R_Q,i/∂P_j = −h â_ij H_pp,j;  ∂R_Q,i/∂Q_j = −h â_ij H_qpᵀ (∂(∂H/∂p)/∂q)
+      for (int i = 1; i < S; ++i) {
+        block<N, N>(jm, q_offset(i), j * n_, n_, n_) -= h_ * t_.aq(i, j) * hpp_;
+        if (j > 0) block<N, N>(jm, q_offset(i), q_offset(j), n_, n_) -= h_ * t_.aq(i, j) * hqp_.transpose();
+      }
+      // ∂R_P,i/∂P_j = h a_ij (H_qp − f_p)_j  (f_p = 0 for f(t, q))
       if constexpr (traits::has_force && !traits::has_position_force) {
-        second_.force_p(*sys_, tj, work_, work2_, hess2_);
-        hess_ -= hess2_;
+        second_.force_p(*sys_, tj, work_, work2_, scratch_);
+        hqp_ -= scratch_;
       }
-      for (int i = 0; i < S; ++i) block<N, N>(jm, i * n_, j * n_, n_, n_) += h_ * t_.ap(i, j) * hess_;
-      for (int i = 1; i < S; ++i) block<N, N>(jm, q_offset(i), j * n_, n_, n_) -= h_ * t_.aq(i, j) * hpp_;
+      for (int i = 0; i < S; ++i) block<N, N>(jm, i * n_, j * n_, n_, n_) += h_ * t_.ap(i, j) * hqp_;
       if (j == 0) continue;  // Q_1 = q0 is not an unknown
-      // ∂R_Q,i/∂Q_j = −h â_ij H_qpᵀ (∂(∂H/∂p)/∂q);  ∂R_P,i/∂Q_j = h a_ij (H_qq − f_q) + a_ij Σλ∇²g
-      for (int i = 1; i < S; ++i) block<N, N>(jm, q_offset(i), q_offset(j), n_, n_) -= h_ * t_.aq(i, j) * hqp_.transpose();
-      hess_ = hqq_;
+      // ∂R_P,i/∂Q_j = h a_ij (H_qq − f_q) + a_ij Σλ∇²g
       if constexpr (traits::has_force) {
-        second_.force_q(*sys_, tj, work_, work2_, hess2_);
-        hess_ -= hess2_;
+        second_.force_q(*sys_, tj, work_, work2_, scratch_);
+        hqq_ -= scratch_;
       }
-      hess_ *= h_;
+      hqq_ *= h_;
       if (j < S - 1 && m_ > 0) {
-        second_.constraint_hessian(*sys_, work_, lambda_.col(j), jac_scratch_, hess2_);
-        hess_ += hess2_;
+        second_.constraint_hessian(*sys_, work_, lambda_.col(j), jac_scratch_, scratch_);
+        hqq_ += scratch_;
       }
-      for (int i = 0; i < S; ++i) block<N, N>(jm, i * n_, q_offset(j), n_, n_) += t_.ap(i, j) * hess_;
+      for (int i = 0; i < S; ++i) block<N, N>(jm, i * n_, q_offset(j), n_, n_) += t_.ap(i, j) * hqq_;
       // ∂R_g,j/∂Q_j = G(Q_j)
       if (m_ > 0) block<M, N>(jm, g_offset(j), q_offset(j), m_, n_) = jac_[j];
     }
@@ -296,11 +299,11 @@ class general_stages {
   matrix<N, S> p_, q_, fq_, fp_;
   matrix<M, S - 1> lambda_;
   matrix<N, S - 1> gl_;
-  matrix<N, N> hess_, hess2_, hqq_, hqp_, hpp_;
+  matrix<N, N> hqq_, hqp_, hpp_, scratch_;  // the stage's second derivatives (overwritten)
   jacobian_type jac_scratch_;
   std::array<jacobian_type, S> jac_;
   second_derivatives<System> second_;
-  block_lu<ZN, ZP> lu_;  // blocks: momenta | positions and multipliers
+  block_lu<ZN, ZP, ZK> lu_;  // blocks: momenta (P_s: unit columns) | positions and multipliers
 };
 
 }  // namespace detail
