@@ -74,28 +74,27 @@ class heavy_top {
     vector<4> dq;
     kinetic_.gradient(e, p, dq, out);
   }
-  template <class Q, class P, class Out>
-  void h_qq(const Q& e, const P& p, Out& out) const {
-    matrix<4, 4> qp, pp;
-    kinetic_.hessian(e, p, out, qp, pp);
-    out.diagonal() += (2 * parameters_.gravity) * signs_;
-  }
-  /// out(i, j) = ∂²H/∂e_i∂p_j
-  template <class Q, class P, class Out>
-  void h_qp(const Q& e, const P& p, Out& out) const {
-    matrix<4, 4> qq, pp;
-    kinetic_.hessian(e, p, qq, out, pp);
-  }
-  template <class Q, class P, class Out>
-  void h_pp(const Q& e, const P& p, Out& out) const {
-    matrix<4, 4> qq, qp;
-    kinetic_.hessian(e, p, qq, qp, out);
-  }
   /// ∂²H/∂e², ∂²H/∂e∂p and ∂²H/∂p² from one evaluation of the quadratic form's Hessian.
   template <class Q, class P, class QQ, class QP, class PP>
   void hessians(const Q& e, const P& p, QQ& qq, QP& qp, PP& pp) const {
     kinetic_.hessian(e, p, qq, qp, pp);
     qq.diagonal() += (2 * parameters_.gravity) * signs_;
+  }
+  template <class Q, class P, class Out>
+  void h_qq(const Q& e, const P& p, Out& out) const {
+    matrix<4, 4> qp, pp;
+    hessians(e, p, out, qp, pp);
+  }
+  /// out(i, j) = ∂²H/∂e_i∂p_j
+  template <class Q, class P, class Out>
+  void h_qp(const Q& e, const P& p, Out& out) const {
+    matrix<4, 4> qq, pp;
+    hessians(e, p, qq, out, pp);
+  }
+  template <class Q, class P, class Out>
+  void h_pp(const Q& e, const P& p, Out& out) const {
+    matrix<4, 4> qq, qp;
+    hessians(e, p, qq, qp, out);
   }
   template <class Q, class Out>
   void constraint(const Q& e, Out& out) const { out(0) = e.squaredNorm() - 1; }
