@@ -176,9 +176,19 @@ BOOST_AUTO_TEST_CASE(energy_bounded_without_drift) {
 BOOST_AUTO_TEST_SUITE_END()
 
 namespace {
-/// The heavy top counting its second-derivative calls.
+/// The heavy top counting its derivative calls.
 struct counting_top : heavy_top {
-  mutable int hessians_calls = 0, h_qq_calls = 0;
+  mutable int gradients_calls = 0, dh_dq_calls = 0, hessians_calls = 0, h_qq_calls = 0;
+  template <class Q, class P, class DQ, class DP>
+  void gradients(const Q& e, const P& p, DQ& dq, DP& dp) const {
+    ++gradients_calls;
+    heavy_top::gradients(e, p, dq, dp);
+  }
+  template <class Q, class P, class Out>
+  void dh_dq(const Q& e, const P& p, Out& out) const {
+    ++dh_dq_calls;
+    heavy_top::dh_dq(e, p, out);
+  }
   template <class Q, class P, class QQ, class QP, class PP>
   void hessians(const Q& e, const P& p, QQ& qq, QP& qp, PP& pp) const {
     ++hessians_calls;
@@ -190,21 +200,29 @@ struct counting_top : heavy_top {
     heavy_top::h_qq(e, p, out);
   }
 };
-/// The heavy top without hessians(): the solver asks for the three second derivatives one by one.
-struct top_without_combined_hessians : counting_top {
+/// The heavy top without gradients() and hessians(): the solver asks for each derivative alone.
+struct top_without_combined_calls : counting_top {
+  template <class Q, class P, class DQ, class DP>
+  void gradients(const Q&, const P&, DQ&, DP&) const = delete;
   template <class Q, class P, class QQ, class QP, class PP>
   void hessians(const Q&, const P&, QQ&, QP&, PP&) const = delete;
 };
 }  // namespace
 
-BOOST_AUTO_TEST_CASE(combined_hessians_agree_with_the_separate_ones_and_feed_the_stage_solver) {
-  static_assert(system_traits<heavy_top>::has_hessians && !system_traits<top_without_combined_hessians>::has_hessians);
+BOOST_AUTO_TEST_CASE(combined_derivatives_agree_with_the_separate_ones_and_feed_the_stage_solver) {
+  static_assert(system_traits<heavy_top>::has_gradients && !system_traits<top_without_combined_calls>::has_gradients);
+  static_assert(system_traits<heavy_top>::has_hessians && !system_traits<top_without_combined_calls>::has_hessians);
   const heavy_top top;
   std::mt19937 rng(5);
   std::normal_distribution<double> normal;
   for (int trial = 0; trial < 5; ++trial) {
     vector<4> e, p;
     for (int i = 0; i < 4; ++i) e(i) = normal(rng), p(i) = normal(rng);
+    vector<4> dq, dp, u, v;
+    top.gradients(e, p, dq, dp);
+    top.dh_dq(e, p, u), top.dh_dp(e, p, v);
+    BOOST_TEST((dq - u).norm() <= 1e-15 * u.norm());
+    BOOST_TEST((dp - v).norm() <= 1e-15 * v.norm());
     matrix<4, 4> qq, qp, pp, a, b, c;
     top.hessians(e, p, qq, qp, pp);
     top.h_qq(e, p, a), top.h_qp(e, p, b), top.h_pp(e, p, c);
@@ -212,16 +230,20 @@ BOOST_AUTO_TEST_CASE(combined_hessians_agree_with_the_separate_ones_and_feed_the
     BOOST_TEST((qp - b).norm() <= 1e-15 * b.norm());
     BOOST_TEST((pp - c).norm() <= 1e-15 * c.norm());
   }
-  // The stage solver takes the combined call when it exists and the separate ones otherwise;
-  // both give Newton the same matrix, so the trajectories agree to the solver's tolerance.
+  // The stage solver takes the combined calls when they exist and the separate ones otherwise;
+  // the stage functions agree to rounding and Newton gets the same matrix, so the trajectories
+  // agree to the solver's tolerance.
   const counting_top combined;
-  const top_without_combined_hessians separate;
+  const top_without_combined_calls separate;
   top_state x = combined.initial_state(), y = x;
   lobatto_iiia_iiib<3, top_state> a, b;
   for (int k = 0; k < 200; ++k) {
     a.do_step(combined, x, k * 0.05, 0.05);
     b.do_step(separate, y, k * 0.05, 0.05);
   }
+  BOOST_TEST(combined.gradients_calls > 0);
+  BOOST_TEST(combined.dh_dq_calls == 0);
+  BOOST_TEST(separate.dh_dq_calls > 0);
   BOOST_TEST(combined.hessians_calls > 0);
   BOOST_TEST(combined.h_qq_calls == 0);
   BOOST_TEST(separate.h_qq_calls > 0);

@@ -63,11 +63,16 @@ class heavy_top {
 
   template <class Q, class P>
   double hamiltonian(const Q& e, const P& p) const { return kinetic_.value(e, p) + potential(e); }
+  /// ∂H/∂e and ∂H/∂p from one evaluation of the quadratic form's gradient.
+  template <class Q, class P, class DQ, class DP>
+  void gradients(const Q& e, const P& p, DQ& dq, DP& dp) const {
+    kinetic_.gradient(e, p, dq, dp);
+    dq += (2 * parameters_.gravity) * signs_.cwiseProduct(vector<4>(e));
+  }
   template <class Q, class P, class Out>
   void dh_dq(const Q& e, const P& p, Out& out) const {
     vector<4> dp;
-    kinetic_.gradient(e, p, out, dp);
-    out += (2 * parameters_.gravity) * signs_.cwiseProduct(vector<4>(e));
+    gradients(e, p, out, dp);
   }
   template <class Q, class P, class Out>
   void dh_dp(const Q& e, const P& p, Out& out) const {

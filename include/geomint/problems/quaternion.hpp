@@ -6,7 +6,7 @@
 // energy of a rigid body in quaternions, as a Lagrangian (x = q̇, K = 4 diag(0, I)) or a
 // Hamiltonian (x = p, K = ¼ diag(1/I₀, I⁻¹)). u is bilinear: u = L(q)ᵀx = R(x) C q with
 // a ⋆ b = L(a) b = R(b) a and C = diag(1, −1, −1, −1), whence, with w = K u,
-//   ∂F/∂x = L(q) w,   ∂F/∂q = C R(x)ᵀ w,
+//   ∂F/∂x = L(q) w = q ⋆ w,   ∂F/∂q = C R(x)ᵀ w = x ⋆ w̄   (R(x)ᵀw = w ⋆ x̄, as ⟨a ⋆ x, w⟩ = ⟨a, w ⋆ x̄⟩),
 //   ∂²F/∂x² = L(q) K L(q)ᵀ,   ∂²F/∂q² = C R(x)ᵀ K R(x) C,
 //   ∂²F/∂q∂x = C R(x)ᵀ K L(q)ᵀ + R(w)ᵀ   (the last from ⟨w, q̄ ⋆ x⟩ = ⟨q ⋆ w, x⟩ = qᵀR(w)ᵀx).
 #pragma once
@@ -84,22 +84,23 @@ struct quaternion_quadratic_form {
   void gradient(const Q& q, const X& x, DQ& dq, DX& dx) const {
     const vector<4> qv = q, xv = x;
     const vector<4> w = k.cwiseProduct(quaternion_multiply(quaternion_conjugate(qv), xv));
-    dx.noalias() = left_multiplication(qv) * w;
-    dq = conjugation() * (right_multiplication(xv).transpose() * w);
+    // Three quaternion products (48 multiplications) instead of forming L(q) and R(x).
+    dx = quaternion_multiply(qv, w);
+    dq = quaternion_multiply(xv, quaternion_conjugate(w));
   }
   template <class Q, class X, class QQ, class QX, class XX>
   void hessian(const Q& q, const X& x, QQ& qq, QX& qx, XX& xx) const {
     const vector<4> qv = q, xv = x;
     const vector<4> w = k.cwiseProduct(quaternion_multiply(quaternion_conjugate(qv), xv));
     const matrix<4, 4> lq = left_multiplication(qv);
-    const matrix<4, 4> rxc = right_multiplication(xv) * conjugation();  // ∂u/∂q
-    xx.noalias() = lq * k.asDiagonal() * lq.transpose();
+    matrix<4, 4> rxc = right_multiplication(xv);  // ∂u/∂q = R(x) C: C negates columns 1..3
+    rxc.rightCols<3>() *= -1;
+    const matrix<4, 4> klt = k.asDiagonal() * lq.transpose();
+    xx.noalias() = lq * klt;
     qq.noalias() = rxc.transpose() * k.asDiagonal() * rxc;
-    qx.noalias() = rxc.transpose() * k.asDiagonal() * lq.transpose();
+    qx.noalias() = rxc.transpose() * klt;
     qx += right_multiplication(w).transpose();
   }
-
-  static matrix<4, 4> conjugation() { return vector<4>(1, -1, -1, -1).asDiagonal(); }
 };
 
 }  // namespace geomint::problems

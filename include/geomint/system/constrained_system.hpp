@@ -18,6 +18,9 @@
 //
 //   using constraint_jacobian_type = ...;  // default: dense m × n; Eigen::SparseMatrix<double,
 //                                          //   Eigen::RowMajor> for large sparse constraint sets
+//   void gradients(q, p, dq, dp) const;    // ∂H/∂q and ∂H/∂p at once, for an H whose first
+//                                          //   derivatives share work (used by the general
+//                                          //   stage solver; dh_dq, dh_dp still needed)
 //   void h_qq(q, p, out) const;            // ∂²H/∂q²       (n × n)
 //   void h_qp(q, p, out) const;            // ∂²H/∂q∂p, (i,j) = ∂²H/∂q_i∂p_j
 //   void h_pp(q, p, out) const;            // ∂²H/∂p²
@@ -65,6 +68,7 @@ namespace detail {
 GEOMINT_DETECT_MEMBER(has_h_qq_t, std::declval<const S&>().h_qq(std::declval<const V&>(), std::declval<const V&>(), std::declval<H&>()))
 GEOMINT_DETECT_MEMBER(has_h_qp_t, std::declval<const S&>().h_qp(std::declval<const V&>(), std::declval<const V&>(), std::declval<H&>()))
 GEOMINT_DETECT_MEMBER(has_h_pp_t, std::declval<const S&>().h_pp(std::declval<const V&>(), std::declval<const V&>(), std::declval<H&>()))
+GEOMINT_DETECT_MEMBER(has_gradients_t, std::declval<const S&>().gradients(std::declval<const V&>(), std::declval<const V&>(), std::declval<V&>(), std::declval<V&>()))
 GEOMINT_DETECT_MEMBER(has_hessians_t, std::declval<const S&>().hessians(std::declval<const V&>(), std::declval<const V&>(), std::declval<H&>(), std::declval<H&>(), std::declval<H&>()))
 GEOMINT_DETECT_MEMBER(has_constraint_hessian_t, std::declval<const S&>().constraint_hessian(std::declval<const V&>(), std::declval<const Eigen::VectorXd&>(), std::declval<H&>()))
 GEOMINT_DETECT_MEMBER(has_force_t, std::declval<const S&>().force(0.0, std::declval<const V&>(), std::declval<const V&>(), std::declval<V&>()))
@@ -104,6 +108,7 @@ struct system_traits {
   static constexpr bool has_h_qq = detail::has_h_qq_t<System, vector_type, hessian_type>::value;
   static constexpr bool has_h_qp = detail::has_h_qp_t<System, vector_type, hessian_type>::value;
   static constexpr bool has_h_pp = detail::has_h_pp_t<System, vector_type, hessian_type>::value;
+  static constexpr bool has_gradients = detail::has_gradients_t<System, vector_type, hessian_type>::value;
   static constexpr bool has_hessians = detail::has_hessians_t<System, vector_type, hessian_type>::value;
   static constexpr bool has_constraint_hessian =
       detail::has_constraint_hessian_t<System, vector_type, hessian_type>::value;

@@ -8,8 +8,9 @@
 //
 // (Q_1 = q0 because â_1j = 0; Λ_s does not enter because a_is = 0.) Stage j is at time
 // t0 + c_j h (c = the row sums of â): f is evaluated there, and a system with set_time is told
-// it. Newton's matrix is assembled densely from the second derivatives (the system's, in one
-// call per stage when it has hessians(), or forward differences).
+// it. The first derivatives come in one call per stage when the system has gradients(). Newton's
+// matrix is assembled densely from the second derivatives (the system's, in one call per stage
+// when it has hessians(), or forward differences).
 #pragma once
 
 #include <algorithm>
@@ -58,6 +59,7 @@ class general_stages {
     work_.resize(n);
     work2_.resize(n);
     fq_col_.resize(n);
+    fp_col_.resize(n);
     force_.resize(n);
     p0_store_.resize(n);
     gval_.resize(m);
@@ -269,14 +271,21 @@ class general_stages {
       work_ = q_.col(j);
       work2_ = p_.col(j);
       at_time(sys, stage_time(j));
-      sys.dh_dq(work_, work2_, fq_col_);
+      if constexpr (traits::has_gradients) {
+        sys.gradients(work_, work2_, fq_col_, fp_col_);
+        fp_.col(j) = fp_col_;
+      } else {
+        sys.dh_dq(work_, work2_, fq_col_);
+      }
       if constexpr (traits::has_force) {
         sys.force(stage_time(j), work_, work2_, force_);
         fq_col_ -= force_;
       }
       fq_.col(j) = fq_col_;
-      sys.dh_dp(work_, work2_, fq_col_);
-      fp_.col(j) = fq_col_;
+      if constexpr (!traits::has_gradients) {
+        sys.dh_dp(work_, work2_, fq_col_);
+        fp_.col(j) = fq_col_;
+      }
       if (j > 0 && m_ > 0) sys.constraint_jacobian(work_, jac_[j]);
       if (j < S - 1 && m_ > 0) gl_.col(j).noalias() = jac_[j].transpose() * lambda_.col(j);
     }
@@ -294,7 +303,7 @@ class general_stages {
   std::array<unknowns, 2> previous_;  // d of the two steps before it
   int history_ = 0;                  // how many consecutive steps of one size d covers (≤ 3)
   const System* sys_ = nullptr;
-  vector<N> p0_store_, work_, work2_, fq_col_, force_;
+  vector<N> p0_store_, work_, work2_, fq_col_, fp_col_, force_;
   vector<M> gval_;
   matrix<N, S> p_, q_, fq_, fp_;
   matrix<M, S - 1> lambda_;
