@@ -273,19 +273,16 @@ class general_stages {
       at_time(sys, stage_time(j));
       if constexpr (traits::has_gradients) {
         sys.gradients(work_, work2_, fq_col_, fp_col_);
-        fp_.col(j) = fp_col_;
       } else {
         sys.dh_dq(work_, work2_, fq_col_);
+        sys.dh_dp(work_, work2_, fp_col_);
       }
       if constexpr (traits::has_force) {
         sys.force(stage_time(j), work_, work2_, force_);
         fq_col_ -= force_;
       }
       fq_.col(j) = fq_col_;
-      if constexpr (!traits::has_gradients) {
-        sys.dh_dp(work_, work2_, fq_col_);
-        fp_.col(j) = fq_col_;
-      }
+      fp_.col(j) = fp_col_;
       if (j > 0 && m_ > 0) sys.constraint_jacobian(work_, jac_[j]);
       if (j < S - 1 && m_ > 0) gl_.col(j).noalias() = jac_[j].transpose() * lambda_.col(j);
     }
