@@ -1,10 +1,11 @@
 // The Lie–Poisson family on its problems: RKMK (explicit RK4 and Heun, implicit GL2, in
 // exponential and Cayley coordinates), the energy-conserving discrete gradients (trapezoidal;
-// Gonzalez in both coordinates), Moser–Veselov (so(3), so(n), se(3)) and the Lie–Poisson leapfrog
-// (so(3), so(n), su(n)).
+// Gonzalez in both coordinates), Moser–Veselov (so(3), so(n), se(3)), the Lie–Poisson leapfrog
+// (so(3), so(n), su(n)) and the isospectral midpoint (su(n)).
 #include "cli/lie_problems.hpp"
 #include "cli/method_list.hpp"
 #include "geomint/lie/cayley_coordinates.hpp"
+#include "geomint/lie/isospectral_midpoint.hpp"
 #include "geomint/lie/lie_discrete_gradient.hpp"
 #include "geomint/lie/lie_poisson_leapfrog.hpp"
 #include "geomint/lie/moser_veselov.hpp"
@@ -44,6 +45,8 @@ const registration methods_lie([] {
   add_method(leapfrog, "free-rigid-body", lie_runner_for<lie_poisson_leapfrog<so3>, problems::free_rigid_body>());
   add_method(leapfrog, "rigid-body-so5", lie_runner_for<lie_poisson_leapfrog<so_n<5>>, rigid_body_so5>());
   add_method(leapfrog, "sine-euler-su3", lie_runner_for<lie_poisson_leapfrog<su_n<3>>, sine_euler_su3>());
+  add_method(catalogued<isospectral_midpoint<su_n<3>>>("lie_isospectral_midpoint_2_1"), "sine-euler-su3",
+             lie_runner_for<isospectral_midpoint<su_n<3>>, sine_euler_su3>());
 });
 
 }  // namespace

@@ -95,6 +95,9 @@ inline constexpr method_entry method_catalogue[] = {
     {"lie_poisson_leapfrog_2_1", "lie_leapfrog", "lie", "Lie-Poisson leapfrog (Leimkuhler-Patrick 5.2)",
      "lie_poisson_leapfrog<Algebra>", 2, 1, true, true, conserves_casimirs, 0,
      "quadratic H, bi-invariant metric (so3, so_n, su_n)"},
+    {"lie_isospectral_midpoint_2_1", "isospectral_midpoint", "lie",
+     "isospectral midpoint (Modin-Viviani), Cayley iteration", "isospectral_midpoint<su_n<N>>", 2, 1, true, true,
+     conserves_casimirs, 0, "Lie-Poisson systems on su(N)"},
 };
 
 /// The entry whose id or alias is `name`, or null.

@@ -148,6 +148,7 @@ void check_block_lu() {
   blocks.system_matrix() = a;
   whole.system_matrix() = a;
   BOOST_TEST(blocks.factorize());
+  BOOST_TEST(blocks.used_blocks());  // these sizes are blocked, and B and S are regular
   BOOST_TEST(whole.factorize());
   vector<n> x = b, y = b;
   blocks.solve_in_place(x);
@@ -162,6 +163,7 @@ void check_block_lu() {
   c.row(0).tail(n - n1).setOnes();
   blocks.system_matrix() = c;
   BOOST_TEST(blocks.factorize());
+  BOOST_TEST(!blocks.used_blocks());
   x = b;
   blocks.solve_in_place(x);
   BOOST_TEST((c * x - b).norm() <= 1e-12 * b.norm());
@@ -171,11 +173,14 @@ void check_block_lu() {
   d.row(n - 1) = d.row(n - 2);
   blocks.system_matrix() = d;
   BOOST_TEST(!blocks.factorize());
+  BOOST_TEST(!blocks.used_blocks());
 }
 
 // The heavy top's stage systems with three and four stages, without and with the unit columns
 // (the last has a Schur complement of 15).
 BOOST_AUTO_TEST_CASE(block_lu_agrees_with_the_dense_lu_and_reports_singular_matrices) {
+  static_assert(block_lu<22, 12, 0>::blocked && block_lu<31, 16, 4>::blocked, "the sizes tested take the blocks");
+  static_assert(!block_lu<dynamic, 12, 0>::blocked && !block_lu<40, 12, 0>::blocked, "whole-matrix sizes");
   check_block_lu<22, 12, 0>();
   check_block_lu<22, 12, 4>();
   check_block_lu<31, 16, 4>();

@@ -1,5 +1,6 @@
-// Every Lie–Poisson method on the free rigid body (so(3)*, Engø–Faltinsen §6.1 data), and the
-// Cayley-coordinate and energy claims again on the heavy top (se(3)*).
+// Every Lie–Poisson method on the free rigid body (so(3)*, Engø–Faltinsen §6.1 data), the
+// Cayley-coordinate and energy claims again on the heavy top (se(3)*), and the isospectral
+// midpoint (su(N) only) on sine-Euler su(3).
 #include "verification.hpp"
 
 #include <utility>  // before odeint
@@ -9,12 +10,14 @@
 
 #include "geomint/diagnostics/poisson_map.hpp"
 #include "geomint/lie/cayley_coordinates.hpp"
+#include "geomint/lie/isospectral_midpoint.hpp"
 #include "geomint/lie/lie_discrete_gradient.hpp"
 #include "geomint/lie/lie_poisson_leapfrog.hpp"
 #include "geomint/lie/moser_veselov.hpp"
 #include "geomint/lie/rkmk.hpp"
 #include "geomint/problems/free_rigid_body.hpp"
 #include "geomint/problems/heavy_top_se3.hpp"
+#include "geomint/problems/sine_euler.hpp"
 
 using namespace geomint;
 using verification::order_check;
@@ -89,4 +92,10 @@ BOOST_AUTO_TEST_CASE(heavy_top_on_se3) {
   check_lie<lie_discrete_gradient<se3, cayley_coordinates, gonzalez_gradient>>("lie_discrete_gradient_gonzalez_cayley_2_1",
                                                                                top, y0, {1.0, {40, 80, 160, 320}});
   check_lie<moser_veselov<se3>>("lie_moser_veselov_2_1", top, y0, {1.0, {40, 80, 160, 320}});
+}
+
+BOOST_AUTO_TEST_CASE(isospectral_midpoint_on_su3) {
+  const problems::sine_euler<3> flow;
+  const auto y0 = problems::sine_euler<3>::random_initial_state();
+  check_lie<isospectral_midpoint<su_n<3>>>("lie_isospectral_midpoint_2_1", flow, y0, {2.0, {40, 80, 160, 320}});
 }

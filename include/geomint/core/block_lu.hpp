@@ -32,14 +32,19 @@ class block_lu {
   // Schur complement of up to 20 (−9% at 20, even at 24).
   static constexpr int largest_leading = 12, largest_schur = 20;
   static constexpr int NB = N1 - K;  // the size of B
+
+ public:
+  using matrix_type = matrix<N, N>;
+  /// Whether these sizes are factorized by blocks (else always as a whole).
   static constexpr bool blocked = size::is_fixed(N) && size::is_fixed(N1) && K >= 0 && NB > 0 &&
                                   N1 < N && NB <= largest_leading && N - N1 <= largest_schur;
+
+ private:
   static constexpr int N2 = blocked ? N - N1 : dynamic;
   // The blocks' storage (unused 1 × 1 ones when not blocked).
   static constexpr int B1 = blocked ? N1 : 1, BB = blocked ? NB : 1, B2 = blocked ? N2 : 1;
 
  public:
-  using matrix_type = matrix<N, N>;
 
   /// Factorize and solve with `solver` instead of Eigen (null: Eigen's LU).
   void use(external_linear_solver* solver) {
@@ -81,6 +86,9 @@ class block_lu {
     using_blocks_ = false;
     return whole_.factorize();
   }
+
+  /// Whether the last factorize() used the blocks (false: the whole matrix, or not yet factorized).
+  bool used_blocks() const { return using_blocks_; }
 
   /// rhs ← A⁻¹ rhs.
   template <class V>
