@@ -107,16 +107,17 @@ void compare(const char* problem, const System& sys, const AdSystem& ad, const g
   std::printf("%-58s %8.2f   (no target)\n", ad_label.c_str(), cpu_ad / cpu_analytic);
 }
 
-// The general path's cost as measured (callgrind, variable-mass sphere, lobatto_iiia_iiib<4>,
-// h = 0.1): forming and factorizing the stage matrix takes about 60% of a step, and half of that
-// is Eigen's triangular solves forming the two blocks' inverses; the second derivatives are the
-// systems' analytic ones.
+// The general path's cost as measured (callgrind, 2026-11-28): forming and factorizing the stage
+// matrix takes 61% of a step on the variable-mass sphere (lobatto_iiia_iiib<4>, h = 0.1) and 51%
+// on the heavy top (lobatto_iiia_iiib<3>, h = 0.05), about half of it Eigen's triangular solves
+// forming the two blocks' inverses; the second derivatives are the systems' analytic ones.
 constexpr const char* general_path_cost =
     "each step solves all stages at once by simplified Newton (block elimination: 9 momentum unknowns "
     "factorized, P_s by substitution, and a Schur complement of 12 on the sphere; 8 and 10 on the heavy "
-    "top with 3 stages) and nearly every step factorizes anew (a factorization kept from the previous "
-    "step does not contract at these steps); forming and factorizing the stage matrix is ~60% of a "
-    "step, half of it Eigen's triangular solves for the block inverses; steps are capped at the "
+    "top with 3 stages) and most steps factorize anew (a factorization kept from the previous step "
+    "often does not contract at these steps); forming and factorizing the stage matrix is 51% (heavy "
+    "top) to 61% (sphere) of a step, half of it Eigen's triangular solves for the block inverses; "
+    "steps are capped at the "
     "sampling interval 0.1 (dense output between longer steps: the interpolant's own energy error "
     "exceeds the goal)";
 
