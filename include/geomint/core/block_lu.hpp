@@ -45,7 +45,6 @@ class block_lu {
   static constexpr int B1 = blocked ? N1 : 1, BB = blocked ? NB : 1, B2 = blocked ? N2 : 1;
 
  public:
-
   /// Factorize and solve with `solver` instead of Eigen (null: Eigen's LU).
   void use(external_linear_solver* solver) {
     whole_.use(solver);
