@@ -430,6 +430,7 @@ int run_command(const arguments& a) {
   const parameter_values values = build_parameters(a, d);
   const auto problem = d.make(values);
   const step_plan plan = make_plan(a.dt, a.t_end, a.every, 2000);
+  checked_section(d, a.section, {&m});  // before any output is written
   make_directory(a.out);
   csv_file csv(a.out + "/" + a.problem + "_" + m.properties.alias + ".csv");
   csv_preamble{version_line, a.problem, values.all()}.write(
@@ -529,6 +530,7 @@ int compare_command(const arguments& a) {
   std::vector<double> sample_times;
   for (long k = plan.every; k < plan.steps; k += plan.every) sample_times.push_back(static_cast<double>(k) * dt);
   if (plan.steps > 0) sample_times.push_back(static_cast<double>(plan.steps) * dt);
+  checked_section(d, a.section, ms);  // before any output is written
 
   make_directory(a.out);
   const std::string prefix = a.out + "/" + a.problem;

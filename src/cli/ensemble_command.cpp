@@ -226,7 +226,7 @@ int ensemble_command(const ensemble_request& q, const mpi_session& mpi) {
   std::vector<bool> conserved;
   for (const auto& inv : invariants) conserved.push_back(is_conserved(inv.kind));
   const unsigned threads = q.threads ? q.threads : mpi.active() ? 1u : ens::default_thread_count();
-  const section_definition* section = q.section.empty() ? nullptr : &find_section(d, q.section);
+  const section_definition* section = checked_section(d, q.section, {&m});
 
   ens::time_grid grid;
   grid.dt = q.plan.dt;

@@ -136,6 +136,18 @@ const section_definition& find_section(const problem_descriptor& problem, const 
   throw usage_error("unknown section '" + name + "' of problem '" + problem.name + "'; its sections: " + join(names));
 }
 
+const section_definition* checked_section(const problem_descriptor& problem, const std::string& name,
+                                          const std::vector<const method_descriptor*>& methods) {
+  if (name.empty()) return nullptr;
+  const section_definition& section = find_section(problem, name);
+  for (const method_descriptor* m : methods)
+    if (!m->properties.continuous_extension)
+      throw usage_error("--section: " + m->properties.alias +
+                        " has no continuous extension, on which section crossings are located (every method but "
+                        "SHAKE has one); drop --section or that method");
+  return &section;
+}
+
 void runner::interpolate(double, std::vector<double>&) {
   throw usage_error("this method has no continuous extension: sections need one (every method but SHAKE has)");
 }

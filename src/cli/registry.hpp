@@ -128,7 +128,8 @@ struct method_properties {
   int order = 0;
   bool symplectic = false, symmetric = false;
   bool conserves_energy = false, conserves_momentum = false, conserves_casimirs = false;
-  std::string note;  ///< what else it conserves, or a caveat
+  bool continuous_extension = true;  ///< runner::interpolate works (sections need it); SHAKE has none
+  std::string note;                  ///< what else it conserves, or a caveat
 };
 
 using runner_factory = std::function<std::unique_ptr<runner>(const problem_instance&)>;
@@ -137,6 +138,11 @@ struct method_descriptor {
   method_properties properties;
   std::map<std::string, runner_factory> problems;  ///< problem name → factory
 };
+
+/// The section `name` (nullptr for ""), checked before any output is written: the problem has it
+/// and every method in `methods` has the continuous extension it is located on (usage_error).
+const section_definition* checked_section(const problem_descriptor& problem, const std::string& name,
+                                          const std::vector<const method_descriptor*>& methods);
 
 /// What a reference solver is asked for.
 struct reference_request {

@@ -1195,12 +1195,29 @@ BOOST_AUTO_TEST_CASE(sections_are_listed_compared_side_by_side_and_checked) {
     BOOST_TEST(read_csv(path("section_compare", std::string("o/particle-on-ellipsoid_") + m + "_section.csv")).rows.size() >= 2u);
   if (have_gnuplot()) BOOST_TEST(non_empty_file(path("section_compare", "o/particle-on-ellipsoid_section.png")));
 
-  const result unknown = geomint("run spherical-pendulum --method rattle --dt 0.01 --t-end 1 --section nope", "section_bad");
+  // A section that cannot be recorded is refused before anything is written (an earlier run's
+  // files in DIR are not overwritten by a run that is refused).
+  struct stat st {};
+  const result unknown =
+      geomint("run spherical-pendulum --method rattle --dt 0.01 --t-end 1 --section nope --out o", "section_bad");
   BOOST_TEST(unknown.code == 1);
   BOOST_TEST(contains(unknown.err, "its sections: default"));
-  const result none = geomint("run pendulum-chain --method rattle --dt 0.01 --t-end 1 --section default", "section_none");
+  BOOST_TEST(stat(path("section_bad", "o").c_str(), &st) != 0);
+  const result none =
+      geomint("run pendulum-chain --method rattle --dt 0.01 --t-end 1 --section default --out o", "section_none");
   BOOST_TEST(none.code == 1);
   BOOST_TEST(contains(none.err, "defines no Poincar"));
+  BOOST_TEST(stat(path("section_none", "o").c_str(), &st) != 0);
+  // SHAKE has no continuous extension: refused at once, in run, compare and ensemble alike.
+  for (const std::string cmd : {"run double-spherical-pendulum --method shake --dt 0.01 --t-end 1",
+                                "compare double-spherical-pendulum --methods rattle,shake --dt 0.01 --t-end 1 "
+                                "--ida off --dopri5 off --no-work-precision",
+                                "ensemble double-spherical-pendulum --method shake --dt 0.01 --t-end 1 --samples 2"}) {
+    const result shake = geomint(cmd + " --section default --out o", "section_shake");
+    BOOST_TEST(shake.code == 1, cmd);
+    BOOST_TEST(contains(shake.err, "shake has no continuous extension"), shake.err);
+    BOOST_TEST(stat(path("section_shake", "o").c_str(), &st) != 0, cmd);
+  }
 }
 
 BOOST_AUTO_TEST_CASE(ensemble_section_points_are_the_same_for_1_and_2_threads) {
