@@ -3,6 +3,7 @@
 // derivatives), a dense-Jacobian chain, and trajectory helpers.
 #pragma once
 
+#include <boost/test/unit_test.hpp>
 #include <cmath>
 #include <utility>
 #include <vector>
@@ -75,6 +76,21 @@ inline dense_chain make_dense_chain(const geomint::problems::pendulum_chain& spa
 template <class Stepper, class System, class State>
 void advance(Stepper& stepper, const System& sys, State& x, double h, int n, double t0 = 0) {
   for (int i = 0; i < n; ++i) stepper.do_step(sys, x, t0 + i * h, h);
+}
+
+/// The step from x fails: returns its step_error, after checking that x is exactly as it was.
+template <class Stepper, class System, class State>
+geomint::step_error expect_failure(Stepper& stepper, const System& sys, State& x, double t, double dt) {
+  const State before = x;
+  try {
+    stepper.do_step(sys, x, t, dt);
+  } catch (const geomint::step_error& e) {
+    BOOST_TEST((x.first.array() == before.first.array()).all());
+    BOOST_TEST((x.second.array() == before.second.array()).all());
+    return e;
+  }
+  BOOST_FAIL("the step did not fail");
+  throw;
 }
 
 template <class Stepper, class System>

@@ -125,22 +125,7 @@ BOOST_AUTO_TEST_CASE(a_state_of_the_wrong_size_is_rejected) {
   });
 }
 
-namespace {
-template <class Stepper, class System, class State>
-step_error expect_failure(Stepper& stepper, const System& sys, State& x, double t, double dt) {
-  const State before = x;
-  try {
-    stepper.do_step(sys, x, t, dt);
-  } catch (const step_error& e) {
-    // Nothing lost: the state is exactly as it was.
-    BOOST_TEST((x.first.array() == before.first.array()).all());
-    BOOST_TEST((x.second.array() == before.second.array()).all());
-    return e;
-  }
-  BOOST_FAIL("the step did not fail");
-  throw;
-}
-}  // namespace
+using test::expect_failure;
 
 BOOST_AUTO_TEST_CASE(an_inconsistent_initial_state_is_rejected_with_its_residuals_and_can_be_projected) {
   const problems::double_spherical_pendulum dsp;

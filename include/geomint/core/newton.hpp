@@ -3,8 +3,9 @@
 // Simplified Newton with a frozen, factorized Jacobian: the factorization is reused across
 // iterations and, while the iteration contracts fast, across steps. When the contraction
 // factor θ = ‖Δz_k‖/‖Δz_{k−1}‖ exceeds `refresh_contraction`, the Jacobian is refreshed at the
-// current iterate (from the initial guess if the iteration grew); if a fresh Jacobian still
-// contracts slowly, every further iteration refreshes it (full Newton). The iteration stops
+// current iterate (from the initial guess if the iteration grew, or if the Jacobian is singular
+// where the iteration went); if a fresh Jacobian still contracts slowly, every further iteration
+// refreshes it (full Newton). The iteration stops
 // when the scaled increment is below `tolerance` (near round-off by default) or when it has
 // stalled at the round-off floor.
 #pragma once
@@ -53,9 +54,22 @@ newton_report newton_solve(Problem& problem, Z& z, Z& z0, Z& r, const newton_opt
   z0 = z;
   bool fresh = false;        // the factorization was computed during this solve
   bool full_newton = false;  // refresh at every iteration
+  bool moved = false;        // z is no longer the guess
   auto refresh = [&](bool restart) {
-    if (restart) z = z0;  // a stale Jacobian sent the iterate astray: start again from the guess
-    problem.update_jacobian(z);
+    if (restart) {  // a stale Jacobian sent the iterate astray: start again from the guess
+      z = z0;
+      moved = false;
+    }
+    try {
+      problem.update_jacobian(z);
+    } catch (const step_error&) {
+      // Singular (or not finite) where the iteration went, not necessarily at the guess: start
+      // again from the guess, which throws if the Jacobian is singular there too.
+      if (!moved) throw;
+      z = z0;
+      moved = false;
+      problem.update_jacobian(z);
+    }
     ++stats.jacobian_updates;
     fresh = true;
   };
@@ -74,6 +88,7 @@ newton_report newton_solve(Problem& problem, Z& z, Z& z0, Z& r, const newton_opt
       continue;
     }
     z -= r;
+    moved = true;
     ++stats.iterations;
     norm = problem.increment_norm(z, r);
     if (first == inf) first = norm;

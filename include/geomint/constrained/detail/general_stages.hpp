@@ -147,7 +147,10 @@ class general_stages {
       r.segment(g_offset(i), m_) = gval_;
     }
   }
-  bool has_jacobian() const { return have_jacobian_; }
+  /// A factorization is kept across steps of one size only: the stage matrix scales with h, and
+  /// one formed at another step sends the iteration astray (after steps of 1e-7, a step of 0.2
+  /// took the heavy top's iterate to |P| ~ 1e10).
+  bool has_jacobian() const { return have_jacobian_ && jacobian_h_ == h_; }
   void update_jacobian(const unknowns& z) {
     evaluate(z);
     auto& jm = lu_.system_matrix();
@@ -194,11 +197,17 @@ class general_stages {
     for (int j = 0; j < S - 1 && m_ > 0; ++j)  // ∂R_P,i/∂Λ̃_j = a_ij G(Q_j)ᵀ
       for (int i = 0; i < S; ++i) block<N, M>(jm, i * n_, lambda_offset(j), n_, m_) = t_.ap(i, j) * jac_[j].transpose();
     if (m_ > 0) jm.block(g_offset(1), g_offset(1), (S - 1) * m_, (S - 1) * m_).setZero();
-    if (!lu_.factorize())
+    if (!lu_.factorize()) {
+      if (!jm.allFinite())
+        throw step_error(failure_reason::non_finite_value, t0_, h_, 0, 0,
+                         "the stage Jacobian is not finite: a second derivative of H, the force's "
+                         "derivative or a constraint Jacobian returned NaN or Inf");
       throw step_error(failure_reason::singular_constraint_jacobian, t0_, h_, 0, 0,
                        "the stage Jacobian is singular: G(q) ∂²H/∂p² G(q)ᵀ is not invertible "
                        "(Hairer 2003, (2.4)); are two constraints dependent?");
+    }
     have_jacobian_ = true;
+    jacobian_h_ = h_;
   }
   void solve_in_place(unknowns& d) { lu_.solve_in_place(d); }
   /// Scaled increment. A stage momentum enters the step only through h ∂H/∂p and h ∂H/∂q, and
@@ -296,6 +305,7 @@ class general_stages {
   int n_ = 0, m_ = 0;
   double t0_ = 0, h_ = 0, q0_scale_ = 1, p0_scale_ = 0, hpp_scale_ = 0;
   bool have_jacobian_ = false, have_increments_ = false;
+  double jacobian_h_ = 0;  // the step size the factorization was formed at
   unknowns increments_;             // d of the last step
   std::array<unknowns, 2> previous_;  // d of the two steps before it
   int history_ = 0;                  // how many consecutive steps of one size d covers (≤ 3)

@@ -270,9 +270,17 @@ class prk_workspace {
     return true;
   }
 
-  /// Newton failures worth one more attempt from a plain starting point.
+  /// Newton failures worth one more attempt from a plain starting point: the iteration went
+  /// astray, or met a singular or non-finite matrix or model value on its way (a retry that
+  /// fails again reports its own reason).
   static bool retry_from_plain_guess(const step_error& e) {
-    return e.reason() == failure_reason::newton_diverged || e.reason() == failure_reason::max_iterations;
+    switch (e.reason()) {
+      case failure_reason::newton_diverged:
+      case failure_reason::max_iterations:
+      case failure_reason::singular_constraint_jacobian:
+      case failure_reason::non_finite_value: return true;
+      default: return false;
+    }
   }
 
   template <class QMap, class PMap>
@@ -281,15 +289,17 @@ class prk_workspace {
                      const newton_context& ctx) {
     if constexpr (general_path) {
       general_.begin(sys, q, p, g0(), t, dt);
-      // A guess extrapolated from earlier steps can lie outside Newton's basin when the motion
-      // turns fast at a large step: start again from a less extrapolated one (the last step's
-      // increments), then from the explicit predictor of a fresh step.
+      // A guess extrapolated from earlier steps, or a factorization kept from them, can lead
+      // Newton out of its basin when the motion turns fast at a large step: start again from a
+      // less extrapolated guess (the last step's increments), then from the explicit predictor
+      // of a fresh step, each with a fresh factorization.
       for (int used = general_.guess(zg_, continuing, ratio);;) {
+        const bool kept_factorization = general_.has_jacobian();
         try {
           newton_solve(general_, zg_, zg0_, rg_, opt.newton, stats.newton, ctx);
           break;
         } catch (const step_error& e) {
-          if (used == 0 || !retry_from_plain_guess(e)) throw;
+          if ((used == 0 && !kept_factorization) || !retry_from_plain_guess(e)) throw;
           used = general_.guess(zg_, continuing, ratio, used > 1 ? 1 : 0);
         }
       }

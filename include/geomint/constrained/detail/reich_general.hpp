@@ -96,7 +96,8 @@ class reich_general_problem {
       r.tail(m_) = gval_;
     }
   }
-  bool has_jacobian() const { return have_jacobian_; }
+  /// Kept across steps of one size only (the matrix scales with t).
+  bool has_jacobian() const { return have_jacobian_ && jacobian_t_ == t_; }
   void update_jacobian(const unknowns& z) {
     auto& j = lu_.system_matrix();
     j.setZero();
@@ -128,11 +129,17 @@ class reich_general_problem {
         j.bottomLeftCorner(m_, n_).noalias() = t_ * gq_ * hess_;
       }
     }
-    if (!lu_.factorize())
+    if (!lu_.factorize()) {
+      if (!j.allFinite())
+        throw step_error(failure_reason::non_finite_value, ctx_.t, ctx_.dt, 0, 0,
+                         "the constraint-algorithm matrix is not finite: a second derivative of H or "
+                         "the constraint Jacobian returned NaN or Inf");
       throw step_error(failure_reason::singular_constraint_jacobian, ctx_.t, ctx_.dt, 0, 0,
                        "the constraint-algorithm equations are singular: G(q) ∂²H/∂p² G(q)ᵀ is not "
                        "invertible (Reich's nondegeneracy condition, McLachlan–Scovel §2)");
+    }
     have_jacobian_ = true;
+    jacobian_t_ = t_;
   }
   void solve_in_place(unknowns& d) { lu_.solve_in_place(d); }
   /// Scaled increment. The multiplier, and with it the component of p̃ along G0ᵀ, is fixed by
@@ -192,6 +199,7 @@ class reich_general_problem {
   int n_ = 0, m_ = 0;
   double t_ = 0, q_scale_ = 1, p_scale_ = 0, hpp_scale_ = 0;
   bool have_jacobian_ = false;
+  double jacobian_t_ = 0;  // the substep t the factorization was formed at
   vector<N> q0_, p0_, x_, y_, f_, work_;
   vector<M> gval_;
   jacobian_type g0_, gq_;
