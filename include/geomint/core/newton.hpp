@@ -3,9 +3,9 @@
 // Simplified Newton with a frozen, factorized Jacobian: the factorization is reused across
 // iterations and, while the iteration contracts fast, across steps. When the contraction
 // factor θ = ‖Δz_k‖/‖Δz_{k−1}‖ exceeds `refresh_contraction`, the Jacobian is refreshed at the
-// current iterate (from the initial guess if the iteration grew, or if the Jacobian is singular
-// where the iteration went); if a fresh Jacobian still contracts slowly, every further iteration
-// refreshes it (full Newton). The iteration stops
+// current iterate (from the initial guess if the iteration grew, or if a stale Jacobian led it
+// to where the Jacobian is singular); if a fresh Jacobian still contracts slowly, every further
+// iteration refreshes it (full Newton). The iteration stops
 // when the scaled increment is below `tolerance` (near round-off by default) or when it has
 // stalled at the round-off floor.
 #pragma once
@@ -46,8 +46,8 @@ template <class Problem, class Z>
 newton_report newton_solve(Problem& problem, Z& z, Z& z0, Z& r, const newton_options& opt,
                            newton_statistics& stats, const newton_context& ctx) {
   constexpr double inf = std::numeric_limits<double>::infinity();
-  auto fail = [&](failure_reason why, int k, double norm, const std::string& detail) {
-    throw step_error(why, ctx.t, ctx.dt, k, norm, std::string(ctx.what) + ": " + detail);
+  auto fail = [&](failure_reason why, int iterations, double increment, const std::string& detail) {
+    throw step_error(why, ctx.t, ctx.dt, iterations, increment, std::string(ctx.what) + ": " + detail);
   };
 
   ++stats.solves;
@@ -55,6 +55,8 @@ newton_report newton_solve(Problem& problem, Z& z, Z& z0, Z& r, const newton_opt
   bool fresh = false;        // the factorization was computed during this solve
   bool full_newton = false;  // refresh at every iteration
   bool moved = false;        // z is no longer the guess
+  double norm = inf;         // last increment norm
+  int k = 0;                 // iterations so far
   auto refresh = [&](bool restart) {
     if (restart) {  // a stale Jacobian sent the iterate astray: start again from the guess
       z = z0;
@@ -62,10 +64,17 @@ newton_report newton_solve(Problem& problem, Z& z, Z& z0, Z& r, const newton_opt
     }
     try {
       problem.update_jacobian(z);
-    } catch (const step_error&) {
-      // Singular (or not finite) where the iteration went, not necessarily at the guess: start
-      // again from the guess, which throws if the Jacobian is singular there too.
-      if (!moved) throw;
+    } catch (const step_error& e) {
+      // Singular where the iteration went, not at the guess. Led there by a Jacobian from an
+      // earlier step: start again from the guess with a fresh one (which throws if the Jacobian
+      // is singular there too). Led there by this solve's own Jacobian: the iteration is
+      // leaving its basin, which is divergence, not a property of the constraints.
+      const bool singular = e.reason() == failure_reason::singular_constraint_jacobian ||
+                            e.reason() == failure_reason::singular_iteration_matrix;
+      if (!moved || !singular) throw;
+      if (fresh)
+        fail(failure_reason::newton_diverged, k, norm,
+             "the iteration reached a point where its Jacobian is singular (a smaller step should converge)");
       z = z0;
       moved = false;
       problem.update_jacobian(z);
@@ -77,8 +86,7 @@ newton_report newton_solve(Problem& problem, Z& z, Z& z0, Z& r, const newton_opt
 
   double previous = inf;  // last increment norm under the current factorization
   double first = inf;     // first increment norm of this solve
-  double norm = inf;
-  for (int k = 1; k <= opt.max_iterations; ++k) {
+  for (k = 1; k <= opt.max_iterations; ++k) {
     problem.residual(z, r);
     problem.solve_in_place(r);  // r now holds the increment
     if (!all_finite(r)) {       // a non-finite residual makes the increment non-finite too
