@@ -199,10 +199,14 @@ class continuous_extension {
   }
 
   /// ẏ at (t, y), and for the quintic ÿ = ∂f/∂y f + ∂f/∂t by a central difference along (f, 1).
+  /// The difference moves y by 1e-5 of its size, and t by at most 1e-3 of the step: a state at
+  /// rest under a time-dependent force has f = 0 but ÿ = ∂f/∂t ≠ 0, and a force the step
+  /// resolves (ω|h| ≲ 1) changes little over 1e-3|h| (truncation (ω eps)²/6 ≤ 2e-7 relative).
   void derivatives(double t, const Eigen::VectorXd& y, Eigen::VectorXd& d, Eigen::VectorXd& a) {
     field_(t, y, d);
     if (!quintic_) return;
-    const double eps = 1e-5 * std::fmax(1.0, y.cwiseAbs().maxCoeff()) / std::fmax(d.cwiseAbs().maxCoeff(), 1e-300);
+    const double eps = std::fmin(1e-5 * std::fmax(1.0, y.cwiseAbs().maxCoeff()) / d.cwiseAbs().maxCoeff(),
+                                 1e-3 * std::fabs(h_));
     work_ = y + eps * d;
     field_(t + eps, work_, f_);
     work_ = y - eps * d;
