@@ -100,13 +100,17 @@ class hamiltonian_field {
 };
 
 /// The derivative of a stepper's own flow: (Φ_ε(y) − Φ_{−ε}(y))/(2ε), error O(εᵖ) + O(ε_mach/ε).
+/// ε = min(1e-5, 1e-3|h|) for steps of h: dynamics that a step of 1e-6 resolves must not be
+/// differenced over 1e-5 (ten steps), and the round-off ε_mach/ε then enters the interpolant as
+/// |h|·ε_mach/ε ≤ 1e3 ε_mach.
 template <class Stepper, class System>
 class flow_difference_field {
  public:
   flow_difference_field(const Stepper& stepper, const System& sys, const typename Stepper::state_type& shape)
       : stepper_(stepper), sys_(&sys), plus_(shape), minus_(shape) {}
+  void set_step(double h) { eps_ = std::fmin(1e-5, 1e-3 * std::fabs(h)); }
   void operator()(double t, const Eigen::VectorXd& y, Eigen::VectorXd& dy) {
-    const double eps = 1e-5;
+    const double eps = eps_;
     unflatten(y, plus_);
     unflatten(y, minus_);
     Stepper forward = stepper_, backward = stepper_;  // copies start afresh
@@ -122,6 +126,7 @@ class flow_difference_field {
   const System* sys_;
   typename Stepper::state_type plus_, minus_;
   Eigen::VectorXd a_, b_;
+  double eps_ = 1e-5;
 };
 
 }  // namespace detail
@@ -149,16 +154,19 @@ class continuous_extension {
     allocate(shape);
   }
 
-  /// A new step [t0, t0 + h] from x0 to x1. The last step's end derivatives become the start's.
+  /// A new step [t0, t0 + h] from x0 to x1. The last step's end derivatives become the start's
+  /// if this step starts where that one ended, in time and in state (not after a restart at the
+  /// same time from another state, as the C module's GeomintReInit after a kick).
   void begin_step(const state_type& x0, const state_type& x1, double t0, double h) {
-    const bool continues = have_end_ && t0 == t1_;
+    detail::flatten(x0, y0_);
+    const bool continues = have_end_ && t0 == t1_ && y0_ == y1_;
     if (continues) {
       d0_.swap(d1_);
       a0_.swap(a1_);
     }
     have_start_ = continues;
     have_end_ = false;
-    detail::flatten(x0, y0_);
+    if constexpr (!hamiltonian) field_.set_step(h);
     detail::flatten(x1, y1_);
     t0_ = t0;
     h_ = h;
@@ -239,8 +247,8 @@ class dense_output {
   /// A copy keeps the stepper (which starts afresh), the states and the grid; its
   /// continuous extension is rebuilt on its next interpolation.
   dense_output(const dense_output& other)
-      : stepper_(other.stepper_), states_{other.states_[0], other.states_[1]}, current_(other.current_),
-        t0_(other.t0_), dt_(other.dt_), t_previous_(other.t_previous_), t_current_(other.t_current_),
+      : stepper_(other.stepper_), states_{other.states_[0], other.states_[1], other.states_[2]},
+        current_(other.current_), previous_(other.previous_), t0_(other.t0_), dt_(other.dt_), t_previous_(other.t_previous_), t_current_(other.t_current_),
         steps_(other.steps_), project_(other.project_) {
     extension_system_ = other.extension_system_;
     extension_type_ = other.extension_type_;
@@ -258,9 +266,9 @@ class dense_output {
   /// Starts at (t0, x0) with the fixed step dt0 (odeint's initialize).
   template <class X>
   void initialize(const X& x0, time_type t0, time_type dt0) {
-    states_[0] = x0;
-    states_[1] = x0;
+    for (state_type& x : states_) x = x0;  // sized once: a step copies into them
     current_ = 0;
+    previous_ = 1;
     t0_ = t0;
     dt_ = dt0;
     steps_ = 0;
@@ -270,16 +278,20 @@ class dense_output {
   }
 
   /// One geometric step of dt; returns (t_old, t_new). Grid times are t0 + k·dt (a plain loop
-  /// computes them the same way). A failing step throws step_error; the current state is kept.
+  /// computes them the same way). A failing step throws step_error; the last step's states,
+  /// times and interpolant are kept.
   template <class System>
   std::pair<time_type, time_type> do_step(System&& system) {
     const auto& sys = unwrap_system(system);
     using system_type = std::decay_t<decltype(sys)>;
     const time_type t = t_current_;
-    state_type& next = states_[1 - current_];
-    next = states_[current_];  // the one copy per step: the old state stays for interpolation
-    stepper_.do_step(sys, next, t, dt_);
-    current_ = 1 - current_;
+    // The step goes into the third buffer (the one copy per step), so that a step that throws
+    // leaves the last step's two states, and its interpolation, as they were.
+    const int next = 3 - current_ - previous_;
+    states_[next] = states_[current_];
+    stepper_.do_step(sys, states_[next], t, dt_);
+    previous_ = current_;
+    current_ = next;
     ++steps_;
     t_previous_ = t;
     t_current_ = t0_ + static_cast<double>(steps_) * dt_;
@@ -309,7 +321,7 @@ class dense_output {
   }
 
   const state_type& current_state() const { return states_[current_]; }
-  const state_type& previous_state() const { return states_[1 - current_]; }
+  const state_type& previous_state() const { return states_[previous_]; }
   time_type current_time() const { return t_current_; }
   time_type previous_time() const { return t_previous_; }
   time_type current_time_step() const { return dt_; }
@@ -371,8 +383,8 @@ class dense_output {
   }
 
   Stepper stepper_;
-  state_type states_[2]{}, scratch_{};
-  int current_ = 0;  ///< index of the current state in states_
+  state_type states_[3]{}, scratch_{};
+  int current_ = 0, previous_ = 1;  ///< indices in states_ (the third takes the next step)
   time_type t0_ = 0, dt_ = 0;
   time_type t_previous_ = 0, t_current_ = 0;  ///< t0 + (k − 1)·dt and t0 + k·dt after k ≥ 1 steps
   long steps_ = 0;

@@ -17,7 +17,10 @@
 //
 // Several events in one step are returned in time order; a root exactly at a grid point is
 // reported once (by the step that ends there); a g that is zero at the start of a step does not
-// report a crossing there again.
+// report a crossing there again. A root's time is the end of the final bracket on the new side
+// of the crossing (as IDA's), so a restart from an event's state (initialize, reset) does not
+// find the same crossing again. A g that is NaN at a grid point or on the interpolant throws
+// std::domain_error naming the event and the time.
 #pragma once
 
 #include <boost/math/tools/roots.hpp>
@@ -25,6 +28,7 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -64,7 +68,7 @@ class event_locator {
 
   /// Forgets the values at the last grid point (after a jump in the state or a restart).
   void reset() {
-    started_ = false;
+    for (auto& e : events_) e.started = false;
     stopped_ = false;
   }
   bool stopped() const { return stopped_; }
@@ -75,11 +79,13 @@ class event_locator {
   const std::vector<event_hit<State>>& locate(Dense& dense) {
     hits_.clear();
     const double t0 = dense.previous_time(), t1 = dense.current_time();
-    if (!started_) start(t0, dense.previous_state());
     for (int i = 0; i < count(); ++i) {
       auto& e = events_[i];
-      const double g0 = e.last, g1 = e.g(t1, dense.current_state());
-      if (std::isnan(g1)) throw std::domain_error("geomint: event '" + e.name + "' returned NaN");
+      if (!e.started) {  // the first step, or an event added since the last one
+        e.last = checked(e, t0, e.g(t0, dense.previous_state()));
+        e.started = true;
+      }
+      const double g0 = e.last, g1 = checked(e, t1, e.g(t1, dense.current_state()));
       // g0 = 0: the root at the start was this event's report in the previous step.
       const bool rises = g0 < 0 && g1 >= 0, falls = g0 > 0 && g1 <= 0;
       if ((rises && e.direction != crossing::falling) || (falls && e.direction != crossing::rising)) {
@@ -111,13 +117,13 @@ class event_locator {
     function g;
     crossing direction;
     event_action action;
-    double last = 0;  ///< g at the last grid point
+    double last = 0;       ///< g at the last grid point
+    bool started = false;  ///< last holds g at the start of the coming step
   };
 
-  template <class S>
-  void start(double t0, const S& x0) {
-    for (auto& e : events_) e.last = e.g(t0, x0);
-    started_ = true;
+  static double checked(const event& e, double t, double g) {
+    if (std::isnan(g)) throw std::domain_error("geomint: event '" + e.name + "' returned NaN at t = " + std::to_string(t));
+    return g;
   }
 
   /// The root of g(t, x(t)) in (t0, t1) on the interpolant, by TOMS 748.
@@ -125,7 +131,7 @@ class event_locator {
   double root(Dense& dense, event& e, double t0, double t1, double g0, double g1, State& scratch) {
     auto g = [&](double t) {
       dense.calc_state(t, scratch);
-      return e.g(t, scratch);
+      return checked(e, t, e.g(t, scratch));
     };
     const double width = tolerance_ * std::fabs(t1 - t0);
     auto close = [width](double a, double b) { return std::fabs(b - a) <= width; };
@@ -133,13 +139,13 @@ class event_locator {
     const double a = std::fmin(t0, t1), b = std::fmax(t0, t1);
     const double ga = t0 <= t1 ? g0 : g1, gb = t0 <= t1 ? g1 : g0;
     const auto bracket = boost::math::tools::toms748_solve(g, a, b, ga, gb, close, iterations);
-    return 0.5 * (bracket.first + bracket.second);
+    return t0 <= t1 ? bracket.second : bracket.first;  // the end past the root
   }
 
   std::vector<event> events_;
   std::vector<event_hit<State>> hits_;
   double tolerance_ = 1e-14;
-  bool started_ = false, stopped_ = false;
+  bool stopped_ = false;
 };
 
 }  // namespace geomint

@@ -4,6 +4,8 @@
 #include <boost/test/unit_test.hpp>
 
 #include <cmath>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "geomint/compose/composition.hpp"
@@ -118,4 +120,103 @@ BOOST_AUTO_TEST_CASE(a_stop_event_ends_at_the_event_and_a_grid_root_is_reported_
   BOOST_TEST(events.stopped());
   BOOST_TEST(stop_time > d.previous_time());
   BOOST_TEST(stop_time <= d.current_time());
+}
+
+// A root's time is the end of the final bracket past the root, so the reported state is on the
+// new side (g ≥ 0 after a rise, ≤ 0 after a fall): with the bracket's midpoint about half of
+// them were on the old side, and a restart from one (initialize at the event, reset) found the
+// same crossing again in its first step.
+BOOST_AUTO_TEST_CASE(a_reported_state_is_past_the_root_and_a_restart_from_it_does_not_repeat_it) {
+  const pendulum sys;
+  auto x_plane = [](double, const pendulum_state& x) { return x.first(0); };
+  dense_output<lobatto_iiia_iiib<3, pendulum_state>> d;
+  d.initialize(sys.initial_state(), 0.0, 0.01);
+  event_locator<pendulum_state> events;
+  events.add("x = 0", x_plane);
+  int hits = 0;
+  while (d.current_time() < 10) {
+    d.do_step(sys);
+    for (const auto& hit : events.locate(d)) {
+      if (hit.t < 9.5) ++hits;  // the restarted run below ends on another grid
+      const double g = x_plane(hit.t, hit.state);
+      BOOST_TEST((hit.rising ? g >= 0 : g <= 0), "crossing " << hits << " at t = " << hit.t << ": g = " << g);
+    }
+  }
+  BOOST_TEST(hits >= 10);
+
+  // Stop at each crossing and restart from the event's state: every crossing once.
+  event_locator<pendulum_state> stopping;
+  stopping.add("x = 0, stop", x_plane, crossing::both, event_action::stop);
+  dense_output<lobatto_iiia_iiib<3, pendulum_state>> r;
+  r.initialize(sys.initial_state(), 0.0, 0.01);
+  std::vector<double> times;
+  while (r.current_time() < 10) {
+    r.do_step(sys);
+    const auto& found = stopping.locate(r);
+    if (!stopping.stopped()) continue;
+    const event_hit<pendulum_state> hit = found.back();
+    BOOST_TEST_REQUIRE(times.size() < 1000u);
+    if (!times.empty()) BOOST_TEST(hit.t > times.back() + 0.1, "crossing at " << hit.t << " reported again");
+    times.push_back(hit.t);
+    r.initialize(hit.state, hit.t, 0.01);
+    stopping.reset();
+  }
+  while (!times.empty() && times.back() >= 9.5) times.pop_back();
+  BOOST_TEST(times.size() == static_cast<std::size_t>(hits));
+}
+
+// An event added after integration began starts from the state at the start of the next step
+// (before, its g there was taken as 0, and a crossing in that step went unreported).
+BOOST_AUTO_TEST_CASE(an_event_added_during_the_integration_sees_its_first_step) {
+  const pendulum sys;
+  auto x_plane = [](double, const pendulum_state& x) { return x.first(0); };
+  std::vector<double> all;
+  {
+    dense_output<rattle<pendulum_state>> d;
+    d.initialize(sys.initial_state(), 0.0, 0.01);
+    event_locator<pendulum_state> events;
+    events.add("x = 0", x_plane);
+    while (d.current_time() < 3) {
+      d.do_step(sys);
+      for (const auto& hit : events.locate(d)) all.push_back(hit.t);
+    }
+  }
+  BOOST_TEST_REQUIRE(all.size() >= 2u);
+  // Add the event in the step before the first crossing.
+  dense_output<rattle<pendulum_state>> d;
+  d.initialize(sys.initial_state(), 0.0, 0.01);
+  event_locator<pendulum_state> events;
+  events.add("t = 100", [](double t, const pendulum_state&) { return t - 100; });
+  std::vector<double> late;
+  while (d.current_time() < 3) {
+    d.do_step(sys);
+    if (d.current_time() + 0.01 > all.front() && events.count() == 1) events.add("x = 0", x_plane);
+    for (const auto& hit : events.locate(d)) late.push_back(hit.t);
+  }
+  BOOST_TEST(late == all, boost::test_tools::per_element());
+}
+
+// g is NaN on the interpolant between two grid points where it is finite (sqrt of a quantity
+// the interpolated state takes below zero): a domain_error naming the event and the time, not
+// a root lost or a complaint about t.
+BOOST_AUTO_TEST_CASE(an_event_that_is_nan_inside_a_step_throws_naming_it) {
+  const pendulum sys;
+  dense_output<rattle<pendulum_state>> d;
+  d.initialize(sys.initial_state(), 0.0, 0.01);
+  event_locator<pendulum_state> events;
+  // Negative at the first grid point, positive at the second, NaN at every time in between.
+  events.add("nan inside", [](double t, const pendulum_state&) {
+    if (t == 0) return -1.0;
+    if (t == 0.01) return 1.0;
+    return std::nan("");
+  });
+  d.do_step(sys);
+  try {
+    events.locate(d);
+    BOOST_ERROR("no exception");
+  } catch (const std::domain_error& e) {
+    const std::string what = e.what();
+    BOOST_TEST_MESSAGE(what);
+    BOOST_TEST(what.find("'nan inside' returned NaN at t = 0.00") != std::string::npos, what);
+  }
 }

@@ -447,3 +447,28 @@ BOOST_AUTO_TEST_CASE(a_stop_event_ends_its_trajectory_at_the_event) {
     BOOST_TEST(rec.crossings[0].state == rec.final_state);
   }
 }
+
+// An event function that fails (NaN) at the end of step 101: that step stands, the record ends
+// there (steps, t_reached and final_state of step 101, the grid state) and says why. Before,
+// the step was not counted while its state was kept: 100 steps, t = 1.0, the state of t = 1.01.
+BOOST_AUTO_TEST_CASE(an_event_failing_after_a_step_ends_the_record_at_that_step) {
+  geomint::event_locator<state> events;
+  events.add("NaN after t = 1", [](double t, const state& x) { return t > 1.005 ? std::nan("") : x.first(0); });
+  const auto r = ens::run_with_events(
+      geomint::rattle<state>(), 2, pendulum_of, grid,
+      [](std::uint64_t, const spherical_pendulum& s) { return ens::constrained_invariants(s); },
+      [&events](std::uint64_t, const spherical_pendulum&) { return events; }, ens::execution{1});
+  for (const auto& rec : r.records) {
+    BOOST_TEST(static_cast<int>(rec.status) == static_cast<int>(ens::trajectory_status::failed));
+    BOOST_TEST(rec.reason.find("'NaN after t = 1' returned NaN") != std::string::npos, rec.reason);
+    BOOST_TEST(rec.steps == 101);
+    BOOST_TEST(rec.t_reached == grid.time(101));
+    const pendulum_member m = pendulum_of(rec.index);
+    geomint::rattle<state> stepper;
+    state x = m.initial;
+    for (std::int64_t k = 0; k < 101; ++k) stepper.do_step(m.system, x, grid.time(k), grid.dt);
+    std::vector<double> packed;
+    ens::pack_state(x, packed);
+    BOOST_TEST(rec.final_state == packed);
+  }
+}

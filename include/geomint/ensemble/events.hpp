@@ -43,9 +43,12 @@ class event_trajectory {
   void step(double t, double dt) {
     if (t != dense_.current_time() || dt != dense_.current_time_step())
       throw std::logic_error("geomint::ensemble::event_trajectory: steps must follow the grid it was made for");
+    hits_ = nullptr;
     dense_.do_step(system_);
-    hits_ = &events_.locate(dense_);
   }
+  /// The events of the step just taken (integrate() calls it once the step is counted, so an
+  /// event function that fails leaves the step's end as the last good state).
+  void locate_events() { hits_ = &events_.locate(dense_); }
   const State& state() const { return stopped() ? hits_->back().state : dense_.current_state(); }
   /// The events of the last step, in time order (up to the first stop event).
   const std::vector<event_hit<State>>& events_found() const { return hits_ ? *hits_ : none_; }

@@ -80,8 +80,9 @@ class stepper_trajectory {
   State x_;
 };
 
-/// A trajectory with events has events_found() (the events of its last step), stopped() and
-/// stop_time(): ensemble/events.hpp's event_trajectory.
+/// A trajectory with events has locate_events() (called after each counted step),
+/// events_found() (the events of its last step), stopped() and stop_time():
+/// ensemble/events.hpp's event_trajectory.
 namespace detail {
 template <class T, class = void>
 struct has_events : std::false_type {};
@@ -172,6 +173,7 @@ void integrate(Trajectory& trajectory, const time_grid& grid, Observer&& observe
       ++k;
       hook(trajectory, grid.time(k), record);  // a step hook may add crossings of its own
       if constexpr (detail::has_events<Trajectory>::value) {
+        trajectory.locate_events();
         record_events(trajectory, record);
         if (trajectory.stopped()) {  // a stop event: the trajectory ends there, ok
           observe(trajectory.state(), trajectory.stop_time(), record);
