@@ -391,4 +391,25 @@ inline void* make_sp(sun& s, sp_data& d, int method, double h, bool separable, S
   return mem;
 }
 
+/// The spherical pendulum (separable H) in a memory block of `method` at step h, with state
+/// vectors q, p holding the initial state; everything freed with it.
+struct sp_run {
+  sun s;
+  sp_data d;
+  SUNMatrix g = nullptr;
+  void* mem = nullptr;
+  N_Vector q = nullptr, p = nullptr;
+  sp_run(int method, double h) : mem(make_sp(s, d, method, h, true, g)) {
+    const auto x0 = d.initial_state();
+    q = s.vector(x0.first);
+    p = s.vector(x0.second);
+  }
+  ~sp_run() {
+    GeomintFree(&mem);
+    SUNMatDestroy(g);
+  }
+  sp_run(const sp_run&) = delete;
+  sp_run& operator=(const sp_run&) = delete;
+};
+
 }  // namespace sundials_test

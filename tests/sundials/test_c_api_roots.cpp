@@ -246,3 +246,84 @@ BOOST_AUTO_TEST_CASE(lie_roots_lie_on_the_orbit_and_converge) {
   BOOST_TEST(GeomintLieGetDky(mem, 0.1, 0, d) == GEOMINT_BAD_T);
   GeomintLieFree(&mem);
 }
+
+// ---- edge cases: restarts, failing root functions, the side of a root ---------------------------
+
+// GeomintReInit at the current time with another momentum (a kick, a bounce): the next step's
+// interpolant starts from the new state's vector field. Before, the end derivatives kept from
+// the last step's interpolation were reused because the step started at the same time, and
+// GetDky(t, 1) at the kick gave the old velocity.
+BOOST_AUTO_TEST_CASE(a_reinit_at_the_same_time_gives_the_interpolant_the_new_state) {
+  sp_run r(GEOMINT_CONSTRAINED_LOBATTO_4_3, 0.05);
+  N_Vector dq = r.s.vector(VectorXd::Zero(3)), dp = r.s.vector(VectorXd::Zero(3));
+  sunrealtype t = 0;
+  BOOST_TEST_REQUIRE(GeomintEvolve(r.mem, 0.1, r.q, r.p, &t, GEOMINT_NORMAL) == GEOMINT_SUCCESS);
+  BOOST_TEST_REQUIRE(GeomintGetDky(r.mem, 0.075, 0, dq, dp) == GEOMINT_SUCCESS);  // builds the extension
+  const VectorXd kicked = -map(r.p);  // reversed: still tangent (G M⁻¹ p = 0)
+  N_Vector pk = r.s.vector(kicked);
+  BOOST_TEST_REQUIRE(GeomintReInit(r.mem, 0.1, r.q, pk) == GEOMINT_SUCCESS, last_error(r.mem));
+  BOOST_TEST_REQUIRE(GeomintEvolve(r.mem, 0.15, r.q, pk, &t, GEOMINT_NORMAL) == GEOMINT_SUCCESS);
+  BOOST_TEST_REQUIRE(GeomintGetDky(r.mem, 0.1, 1, dq, dp) == GEOMINT_SUCCESS);
+  BOOST_TEST((map(dq) - kicked / r.d.mass).cwiseAbs().maxCoeff() <= 1e-13);
+}
+
+namespace {
+// Fails (returns 1) once t passes 0.3.
+int failing_after(sunrealtype t, N_Vector q, N_Vector, sunrealtype* g, void*) {
+  g[0] = NV_Ith_S(q, 1);
+  return t > 0.3 ? 1 : 0;
+}
+// -1 at t = 0, +1 at t = 0.1, NaN in between (as sqrt of a quantity an interpolated state
+// takes below zero).
+int nan_inside(sunrealtype t, N_Vector, N_Vector, sunrealtype* g, void*) {
+  g[0] = t == 0 ? -1.0 : t == 0.1 ? 1.0 : std::nan("");
+  return 0;
+}
+}  // namespace
+
+// A root function that fails after a step: that step stands, and q, p, tret report its end
+// (before, they kept what the caller passed in while the integrator had moved on).
+BOOST_AUTO_TEST_CASE(a_root_function_failing_after_a_step_reports_that_steps_end) {
+  sp_run r(GEOMINT_CONSTRAINED_RATTLE_2_2, 0.1);
+  N_Vector qc = r.s.vector(VectorXd::Zero(3)), pc = r.s.vector(VectorXd::Zero(3));
+  BOOST_TEST_REQUIRE(GeomintRootInit(r.mem, 1, failing_after) == GEOMINT_SUCCESS);
+  sunrealtype t = -1, now = -2;
+  BOOST_TEST(GeomintEvolve(r.mem, 1.0, r.q, r.p, &t, GEOMINT_NORMAL) == GEOMINT_CALLBACK_RECOVERABLE);
+  BOOST_TEST_REQUIRE(GeomintGetCurrentTime(r.mem, &now) == GEOMINT_SUCCESS);
+  BOOST_TEST_REQUIRE(GeomintGetCurrentState(r.mem, qc, pc) == GEOMINT_SUCCESS);
+  BOOST_TEST(now > 0.3);
+  BOOST_TEST(t == now);
+  BOOST_TEST(bitwise_equal(r.q, qc));
+  BOOST_TEST(bitwise_equal(r.p, pc));
+
+  // NaN on the extension inside a step: an error naming it (before: read as "no root", SUCCESS).
+  sp_run n(GEOMINT_CONSTRAINED_RATTLE_2_2, 0.1);
+  BOOST_TEST_REQUIRE(GeomintRootInit(n.mem, 1, nan_inside) == GEOMINT_SUCCESS);
+  t = -1;
+  BOOST_TEST(GeomintEvolve(n.mem, 1.0, n.q, n.p, &t, GEOMINT_NORMAL) == GEOMINT_ILL_INPUT);
+  BOOST_TEST(last_error(n.mem).find("NaN") != std::string::npos, last_error(n.mem));
+  BOOST_TEST(t == 0.1);
+}
+
+// The state returned at a root is past it (g ≥ 0 after a rise, ≤ 0 after a fall), as IDA's
+// root is the end of its final bracket; with the bracket's midpoint about half were not.
+BOOST_AUTO_TEST_CASE(the_state_at_a_root_is_on_the_new_side) {
+  sp_run r(GEOMINT_CONSTRAINED_LOBATTO_4_3, 0.01);
+  BOOST_TEST_REQUIRE(GeomintRootInit(r.mem, 2, plane_roots) == GEOMINT_SUCCESS);
+  int roots = 0;
+  for (;;) {
+    sunrealtype t = 0;
+    const int flag = GeomintEvolve(r.mem, 8.0, r.q, r.p, &t, GEOMINT_NORMAL);
+    if (flag == GEOMINT_SUCCESS) break;
+    BOOST_TEST_REQUIRE(flag == GEOMINT_ROOT_RETURN, last_error(r.mem));
+    int found[2] = {0, 0};
+    BOOST_TEST_REQUIRE(GeomintGetRootInfo(r.mem, found) == GEOMINT_SUCCESS);
+    for (int i = 0; i < 2; ++i)
+      if (found[i] != 0) {
+        ++roots;
+        const double gi = NV_Ith_S(r.q, 1 - i);  // g0 = q_y, g1 = q_x
+        BOOST_TEST(found[i] * gi >= 0.0, "root of g" << i << " at t = " << t << ": g = " << gi);
+      }
+  }
+  BOOST_TEST(roots >= 8);
+}

@@ -238,6 +238,9 @@ int GeomintSetMethod(void* mem, int method) {
 
 int GeomintSetUserData(void* mem, void* user_data) {
   return guarded(mem, __func__, [&](memory& m) {
+    // Other data may be another problem (another gravity, mass, length): the stepper's caches
+    // (∇V and G at the last end point, SHAKE's previous force) were computed with the old one.
+    if (m.stepper && user_data != m.problem.user_data) m.stepper->reset();
     m.problem.user_data = user_data;
     return m.succeed();
   }, false);
@@ -410,11 +413,26 @@ int GeomintEvolve(void* mem, sunrealtype tout, N_Vector q, N_Vector p, sunrealty
     double* pd = N_VGetArrayPointer(m.p.get());
     const double t_start = m.t;
     const double roundoff = 1e-10 * std::fabs(m.h);
+    // On a failure (a step, or the root search after one) q, p and tret get the state reached:
+    // the steps taken before it stand.
+    auto report = [&] {
+      data(q) = data(m.q);
+      data(p) = data(m.p);
+      *tret = m.t;
+    };
+    auto roots = [&] {
+      try {
+        return locate_roots(m, q, p, tret);
+      } catch (...) {
+        report();
+        throw;
+      }
+    };
     // Roots left in the last step after a GEOMINT_ROOT_RETURN come first.
     if (m.root_fn && !m.roots.started()) {
       start_roots(m);
     } else if (m.root_fn && m.have_step) {
-      const int found = locate_roots(m, q, p, tret);
+      const int found = roots();
       if (found != GEOMINT_SUCCESS) return found;
     }
     for (long k = 1; m.t != tout; ++k) {
@@ -429,9 +447,7 @@ int GeomintEvolve(void* mem, sunrealtype tout, N_Vector q, N_Vector p, sunrealty
       } catch (...) {
         // The state is untouched: report it, then let guarded() map the exception.
         count_failure(m, std::current_exception());
-        data(q) = data(m.q);
-        data(p) = data(m.p);
-        *tret = m.t;
+        report();
         throw;
       }
       m.t = last ? tout : t_next;
@@ -442,14 +458,12 @@ int GeomintEvolve(void* mem, sunrealtype tout, N_Vector q, N_Vector p, sunrealty
       m.have_step = true;
       m.extension_current = false;
       if (m.root_fn) {
-        const int found = locate_roots(m, q, p, tret);
+        const int found = roots();
         if (found != GEOMINT_SUCCESS) return found;
       }
       if (itask == GEOMINT_ONE_STEP) break;
     }
-    data(q) = data(m.q);
-    data(p) = data(m.p);
-    *tret = m.t;
+    report();
     return m.succeed();
   });
 }

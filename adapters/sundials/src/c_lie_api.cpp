@@ -185,6 +185,7 @@ int GeomintLieReInit(void* mem, sunrealtype t0, N_Vector y0) {
 
 int GeomintLieSetUserData(void* mem, void* user_data) {
   return guarded(mem, __func__, [&](lie_memory& m) {
+    if (m.stepper && user_data != m.problem.user_data) m.stepper->reset();  // caches of the old problem
     m.problem.user_data = user_data;
     return m.succeed();
   }, false);
@@ -241,10 +242,23 @@ int GeomintLieEvolve(void* mem, sunrealtype tout, N_Vector y, sunrealtype* tret,
     // Steps as in GeomintEvolve: times t_start + k h, the last one landing exactly on tout.
     const double t_start = m.t;
     const double roundoff = 1e-10 * std::fabs(m.h);
+    // On a failure (a step, or the root search after one) y and tret get the state reached.
+    auto report = [&] {
+      data(y) = m.y;
+      *tret = m.t;
+    };
+    auto roots = [&] {
+      try {
+        return m.locate_roots(y, tret);
+      } catch (...) {
+        report();
+        throw;
+      }
+    };
     if (m.root_fn && !m.roots.started()) {
       m.start_roots();
     } else if (m.root_fn && m.have_step) {  // roots left in the last step come first
-      if (const int found = m.locate_roots(y, tret)) return found;
+      if (const int found = roots()) return found;
     }
     for (long k = 1; m.t != tout; ++k) {
       const double t_next = t_start + k * m.h;
@@ -256,8 +270,7 @@ int GeomintLieEvolve(void* mem, sunrealtype tout, N_Vector y, sunrealtype* tret,
         m.stepper->step(m.t, dt, m.y.data());
       } catch (...) {
         count_failure(m, std::current_exception());
-        data(y) = m.y;  // the failing step left m.y as it was
-        *tret = m.t;
+        report();  // the failing step left m.y as it was
         throw;
       }
       m.t = last ? tout : t_next;
@@ -267,11 +280,10 @@ int GeomintLieEvolve(void* mem, sunrealtype tout, N_Vector y, sunrealtype* tret,
       m.have_step = true;
       m.extension_current = false;
       if (m.root_fn)
-        if (const int found = m.locate_roots(y, tret)) return found;
+        if (const int found = roots()) return found;
       if (itask == GEOMINT_ONE_STEP) break;
     }
-    data(y) = m.y;
-    *tret = m.t;
+    report();
     return m.succeed();
   });
 }

@@ -69,6 +69,7 @@ class root_search {
       if (g1 != 0) {
         auto g = [&](double t) {
           evaluate(t, scratch_);
+          check(scratch_, t);  // a NaN inside the step must not read as "no root"
           return scratch_[i];
         };
         std::uintmax_t iterations = 100;
@@ -76,7 +77,7 @@ class root_search {
         const auto bracket = boost::math::tools::toms748_solve(
             g, a, b, forward ? g0 : g1, forward ? g1 : g0,
             [width](double x, double y) { return std::fabs(y - x) <= width; }, iterations);
-        root = 0.5 * (bracket.first + bracket.second);
+        root = forward ? bracket.second : bracket.first;  // the end past the root (IDA's thi)
       }
       if (!any || (forward ? root < first - width : root > first + width)) {
         std::fill(found_.begin(), found_.end(), 0);

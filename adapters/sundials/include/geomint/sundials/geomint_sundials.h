@@ -174,7 +174,9 @@ void GeomintFree(void** mem);
 
 /* ---- Optional and problem settings (after GeomintInit unless said otherwise) ---------------- */
 int GeomintSetMethod(void* mem, int method);  /* also before Init; switch method, state kept */
-int GeomintSetUserData(void* mem, void* user_data);            /* also before Init */
+/* Also before Init; another pointer between GeomintEvolve calls starts the next step afresh
+ * (nothing computed with the old data is reused). */
+int GeomintSetUserData(void* mem, void* user_data);
 int GeomintSetErrHandlerFn(void* mem, GeomintErrHandlerFn ehfun, void* eh_data); /* also before
                                                   Init; NULL: none (the default: nothing printed) */
 /* Declares H = 1/2 p^T M^-1 p + V(q) with constant M = diag(mass), mass > 0: the stepper's
@@ -213,7 +215,8 @@ int GeomintSetLinearSolver(void* mem, SUNLinearSolver LS, SUNMatrix A);
  * step lands on tout if tout is within h). tout behind the current time in the direction of h
  * is GEOMINT_ILL_INPUT (as IDASolve); tout equal to it takes no step. On success q, p (serial,
  * length n) hold the state at *tret. On failure the flag says why, *tret is the time of the
- * last successful step and q, p hold the state there: the failing step changed nothing. */
+ * last successful step and q, p hold the state there: the failing step changed nothing (a root
+ * function that fails after a step leaves that step taken, and q, p, *tret at its end). */
 int GeomintEvolve(void* mem, sunrealtype tout, N_Vector q, N_Vector p, sunrealtype* tret, int itask);
 
 /* ---- Dense output and roots (IDAGetDky, IDARootInit) ------------------------------------------- */
@@ -225,12 +228,14 @@ int GeomintEvolve(void* mem, sunrealtype tout, N_Vector q, N_Vector p, sunrealty
  * before the first step. */
 int GeomintGetDky(void* mem, sunrealtype t, int k, N_Vector dky_q, N_Vector dky_p);
 /* Root functions g_i(t, q, p), i < nrtfn, written to gout; a nonzero return stops the
- * integration (< 0: GEOMINT_CALLBACK_FAIL, > 0: GEOMINT_CALLBACK_RECOVERABLE). */
+ * integration (< 0: GEOMINT_CALLBACK_FAIL, > 0: GEOMINT_CALLBACK_RECOVERABLE), and so does a
+ * NaN in gout, at a grid point or on the extension inside a step (GEOMINT_ILL_INPUT). */
 typedef int (*GeomintRootFn)(sunrealtype t, N_Vector q, N_Vector p, sunrealtype* gout, void* user_data);
 /* After every step GeomintEvolve compares the signs of g at the step's ends; a sign change is
  * located on the continuous extension (Boost.Math's TOMS 748, to 1e-14 relative to the step)
- * and GeomintEvolve returns GEOMINT_ROOT_RETURN with *tret at the earliest root and (q, p)
- * interpolated there; the next call goes on from there on the original grid. Several functions
+ * and GeomintEvolve returns GEOMINT_ROOT_RETURN with *tret at the earliest root (the end of the
+ * final bracket past the root, as IDA's) and (q, p) interpolated there; the next call goes on
+ * from there on the original grid. Several functions
  * with a root at the same time are reported together; a root exactly at a grid point is
  * reported once; a function that is zero at the initial time is not reported there. nrtfn = 0
  * switches root finding off. user_data is the problem's (GeomintInit). */
