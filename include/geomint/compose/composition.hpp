@@ -33,6 +33,10 @@ class composition {
                 "geomint: composition raises the order of a symmetric base method only; this base is not "
                 "symmetric (constrained_symplectic_euler, reich_constrained, … are not). If your stepper is "
                 "symmetric, say so: composition<geomint::declared_symmetric<YourStepper>, Scheme>");
+  static_assert(!has_two_step_state_v<Base>,
+                "geomint: composition needs a one-step map of the state; this base steps the pair "
+                "(q_{k-1}, q_k), which holds the previous step's size (shake, discrete_euler_lagrange_two_step): "
+                "compose the one-step form (variational_midpoint, discrete_euler_lagrange) instead");
   using base_properties = properties_of<Base>;
 
  public:

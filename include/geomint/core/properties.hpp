@@ -46,6 +46,16 @@ template <class Stepper>
 using properties_of =
     typename std::conditional_t<detail::has_properties<Stepper>::value, Stepper, detail::no_properties>::properties;
 
+/// A stepper whose state is the pair (q_{k−1}, q_k) of its last step (SHAKE, the two-step DEL
+/// form) says `static constexpr bool two_step_state = true;`: the pair holds the step size, so
+/// such a stepper is not a one-step map of its state and cannot be composed.
+template <class S, class = void>
+struct has_two_step_state : std::false_type {};
+template <class S>
+struct has_two_step_state<S, std::void_t<decltype(S::two_step_state)>> : std::bool_constant<S::two_step_state> {};
+template <class Stepper>
+inline constexpr bool has_two_step_state_v = has_two_step_state<Stepper>::value;
+
 template <class Stepper>
 inline constexpr bool is_symmetric_v = properties_of<Stepper>::symmetric;
 template <class Stepper>

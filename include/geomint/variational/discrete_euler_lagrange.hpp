@@ -266,6 +266,7 @@ class discrete_euler_lagrange_two_step
     : public stepper_base<discrete_euler_lagrange_two_step<Rule, State>, State, variational_options> {
  public:
   using properties = detail::del_properties<Rule>;
+  static constexpr bool two_step_state = true;  // not composable (core/properties.hpp)
   template <class System>
   using workspace = detail::del_workspace<System, Rule, true>;
 

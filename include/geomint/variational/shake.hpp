@@ -134,6 +134,7 @@ template <class State = std::pair<Eigen::VectorXd, Eigen::VectorXd>>
 class shake : public stepper_base<shake<State>, State, variational_options> {
  public:
   using properties = method_properties<2, true, true, conserves_constraints | conserves_momentum_maps>;
+  static constexpr bool two_step_state = true;  // not composable (core/properties.hpp)
   template <class System>
   using workspace = detail::shake_workspace<System>;
 
