@@ -5,6 +5,7 @@
 // Exit codes: 0 success, 1 usage error, 2 an integration failed (geomint::step_error or a
 // reference solver's failure), 3 I/O error, 130 interrupted (SIGINT), 143 terminated (SIGTERM).
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <csignal>
@@ -207,7 +208,9 @@ std::uint64_t parse_whole(const std::string& option, const std::string& text, st
   errno = 0;
   char* end = nullptr;
   const unsigned long long v = std::strtoull(text.c_str(), &end, 10);
-  if (text.empty() || text[0] == '-' || text[0] == '+' || end != text.c_str() + text.size() || errno == ERANGE ||
+  // Digits only: strtoull would also skip leading blanks and negate a '-' (" -1" read as 2^64 - 1).
+  if (text.empty() || !std::isdigit(static_cast<unsigned char>(text[0])) || end != text.c_str() + text.size() ||
+      errno == ERANGE ||
       v < lo || v > hi)
     throw usage_error(option + " must be a whole number in " + std::to_string(lo) + " ... " + std::to_string(hi) +
                       ", got '" + text + "'");
@@ -584,14 +587,27 @@ int compare_command(const arguments& a) {
     std::printf("\nwork-precision (max energy error against CPU time):\n");
     print_table_header();
     csv_file wp(prefix + "_work_precision.csv");
-    preamble.write(wp, {{"dt", exact_number(dt) + " (methods at dt x 4, 2, 1, 1/2, 1/4)"},
+    preamble.write(wp, {{"dt", exact_number(dt) + " (methods at dt x 4, 2, 1, 1/2, 1/4, each landing on t-end: "
+                                                  "t-end / round(t-end / (dt x f)) where dt x f does not divide "
+                                                  "it; a factor giving no step or the step count of another is left out)"},
                         {"tolerances", "references at rtol = atol = 1e-4, 1e-6, 1e-8, 1e-10"},
                         t_end_field});
     wp.header(summary_columns());
     for (std::size_t i = 0; i < ms.size() && !interrupted; ++i) {
+      std::vector<long> step_counts{plan.steps};
       for (double f : {4.0, 2.0, 1.0, 0.5, 0.25}) {
         if (interrupted) break;
-        run_summary s = f == 1.0 ? rows[i] : run_method(*problem, *ms[i], a.problem, make_plan(dt * f, t_end, 0, 200),
+        double h = dt * f;
+        if (f != 1.0) {
+          // A step that lands on t-end, as the dt run's does; a short --t-end may have room for
+          // no step of 4 dt, or for as many as another factor gives.
+          const double n = std::round(t_end / h);
+          if (n < 1 || std::find(step_counts.begin(), step_counts.end(), static_cast<long>(n)) != step_counts.end())
+            continue;
+          step_counts.push_back(static_cast<long>(n));
+          if (std::fabs(n * h - t_end) > 1e-9 * std::fmax(1.0, t_end)) h = t_end / n;
+        }
+        run_summary s = f == 1.0 ? rows[i] : run_method(*problem, *ms[i], a.problem, make_plan(h, t_end, 0, 200, false),
                                                         nullptr, false, true);
         wp.text_row(summary_cells(s));
         print_table_row(s, f != 1.0);  // the dt run's failure was reported above

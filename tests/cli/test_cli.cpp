@@ -1055,6 +1055,8 @@ BOOST_AUTO_TEST_CASE(ensemble_bad_input_gives_exit_code_1_and_says_why) {
       {base + "--samples 2.5", "--samples must be a whole number"},
       {base + "--samples 4 --threads 0", "--threads must be a whole number in 1 ... 1024"},
       {base + "--samples 4 --seed -1", "--seed must be a whole number in 0 ... 18446744073709551615"},
+      {base + "--samples 4 '--seed= -1'", "--seed must be a whole number in 0 ... 18446744073709551615, got ' -1'"},
+      {base + "'--samples= 4'", "--samples must be a whole number in 1 ... 100000000, got ' 4'"},
       {base + "--samples 4 --vary omega", "--vary expects name=lo:hi, got 'omega'"},
       {base + "--samples 4 --vary omega=3:1", "--vary omega: lo = 3 is above hi = 1"},
       {base + "--samples 4 --vary omega=a:1", "--vary omega (lo): 'a' is not a finite number"},
@@ -1238,4 +1240,29 @@ BOOST_AUTO_TEST_CASE(ensemble_section_points_are_the_same_for_1_and_2_threads) {
   BOOST_TEST(trajectories.size() == 6u);
   BOOST_TEST(contains(one.out, "section default:"), one.out);
   if (have_gnuplot()) BOOST_TEST(non_empty_file(path("ensemble_section1", "o/particle-on-ellipsoid_ensemble_section.png")));
+}
+
+// A --t-end of one step: the work–precision runs at 4 dt and 2 dt have no step of their own
+// (4 dt rounds to none, 2 dt to the dt run's one) and are left out; before, 4 dt stopped the
+// command with "--t-end must be 0 or at least --dt/2" after the first files were written. A
+// t-end that dt x 4 does not divide: every run still ends at t-end.
+BOOST_AUTO_TEST_CASE(work_precision_runs_land_on_a_short_t_end) {
+  const result r = geomint("compare spherical-pendulum --methods rattle --dt 0.1 --t-end 0.1 --out c", "wp_short");
+  BOOST_TEST_REQUIRE(r.code == 0, r.err);
+  std::vector<std::string> settings;
+  for (const auto& line : lines_of(path("wp_short", "c/spherical-pendulum_work_precision.csv")))
+    if (line.rfind("rattle,", 0) == 0) settings.push_back(line.substr(0, line.find(",ok")));  // not the references'
+  BOOST_TEST(settings == (std::vector<std::string>{"rattle,dt=0.1", "rattle,dt=0.05", "rattle,dt=0.025"}),
+             boost::test_tools::per_element());
+
+  const result odd = geomint("compare spherical-pendulum --methods rattle --dt 0.01 --t-end 0.05 --out c", "wp_odd");
+  BOOST_TEST_REQUIRE(odd.code == 0, odd.err);
+  BOOST_TEST(!contains(odd.err, "not a multiple"), odd.err);
+  std::size_t rows = 0;
+  for (const auto& line : lines_of(path("wp_odd", "c/spherical-pendulum_work_precision.csv")))
+    if (line.rfind("rattle,", 0) == 0) {
+      ++rows;
+      BOOST_TEST(contains(line, ",ok"), line);
+    }
+  BOOST_TEST(rows == 5u);  // 1, 3, 5, 10 and 20 steps
 }
