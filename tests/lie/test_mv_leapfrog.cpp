@@ -4,6 +4,8 @@
 #include <Eigen/Geometry>
 #include <boost/test/unit_test.hpp>
 
+#include <optional>
+
 #include "geomint/lie/cayley_coordinates.hpp"
 #include "geomint/lie/lie_discrete_gradient.hpp"
 #include "geomint/lie/lie_poisson_leapfrog.hpp"
@@ -281,6 +283,36 @@ BOOST_AUTO_TEST_CASE(leapfrog_rejects_bad_input) {
   const vector<3> z0 = z;
   BOOST_CHECK_THROW(lie_poisson_leapfrog<so3>{}.do_step(body, z, 0.0, 40.0), step_error);
   BOOST_TEST((z.array() == z0.array()).all());
+}
+
+namespace {
+/// A rigid body whose energy has a quartic term c|π|⁴/4 (c = 0: the quadratic free body).
+struct quartic_body {
+  using algebra_type = so3;
+  using state_type = vector<3>;
+  double c = 0;
+  template <class Y>
+  double hamiltonian(const Eigen::MatrixBase<Y>& y) const {
+    return 0.5 * y.squaredNorm() + 0.25 * c * y.squaredNorm() * y.squaredNorm();
+  }
+  template <class Y, class Out>
+  void gradient(const Eigen::MatrixBase<Y>& y, Out& out) const { out = (1 + c * y.squaredNorm()) * y; }
+};
+}  // namespace
+
+// The check that H is quadratic is keyed on the system's value, not its address: a system
+// rebuilt in place (std::optional::emplace) with a quartic term is refused. Before, the
+// check was remembered by address and the second system was stepped as if quadratic.
+BOOST_AUTO_TEST_CASE(leapfrog_checks_a_system_rebuilt_in_place_again) {
+  std::optional<quartic_body> body;
+  body.emplace(quartic_body{0.0});
+  lie_poisson_leapfrog<so3> lf;
+  vector<3> y(0.3, -0.2, 0.9);
+  lf.do_step(*body, y, 0.0, 0.1);
+  body.emplace(quartic_body{0.5});
+  const vector<3> y1 = y;
+  BOOST_CHECK_THROW(lf.do_step(*body, y, 0.1, 0.1), std::invalid_argument);
+  BOOST_TEST((y.array() == y1.array()).all());
 }
 
 // ---- sine-Euler at larger N (dynamic sizes) ----

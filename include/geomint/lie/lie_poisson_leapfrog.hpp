@@ -22,6 +22,7 @@
 #include <stdexcept>
 #include <type_traits>
 
+#include "geomint/core/continuation.hpp"
 #include "geomint/core/fixed_point.hpp"
 #include "geomint/core/stepper_base.hpp"
 #include "geomint/lie/lie_poisson_system.hpp"
@@ -45,7 +46,7 @@ class lie_poisson_leapfrog_workspace {
   using vec = vector<D>;
 
  public:
-  void forget() { checked_system_ = nullptr; }
+  void forget() { checked_.clear(); }
 
   template <class Sys, class Y>
   void step(const Sys& sys, Y& y, double t, double dt, const lie_poisson_leapfrog_options& opt,
@@ -55,10 +56,10 @@ class lie_poisson_leapfrog_workspace {
     if (pi1_.size() != d) resize(d);
     pi1_ = y;
     require_finite_state(t, dt, pi1_);
-    if (checked_system_ != static_cast<const void*>(&sys)) check_linear_gradient(sys);
+    if (!checked_.matches(sys)) check_linear_gradient(sys);  // a system rebuilt in place is checked again
 
     p_ = pi1_;
-    iteration<Sys> problem{*this, sys, alg, dt};
+    iteration<Sys> problem{*this, sys, alg, t, dt};
     fixed_point_solve(problem, p_, next_, opt.newton, stats.fixed_point,
                       newton_context{t, dt, "Lie–Poisson leapfrog, the iteration w = t v₁ + ½A(w)"});
     sys.gradient(p_, w_);
@@ -78,7 +79,7 @@ class lie_poisson_leapfrog_workspace {
     lie_poisson_leapfrog_workspace& m;
     const Sys& sys;
     const Algebra& alg;
-    double dt;
+    double t, dt;
     void map(const vec& p, vec& next) {
       sys.gradient(p, m.w_);
       m.w_ *= dt;
@@ -91,7 +92,7 @@ class lie_poisson_leapfrog_workspace {
                                              &converged);
       }
       if (!converged)
-        throw step_error(failure_reason::newton_diverged, 0, dt, 0, 0,
+        throw step_error(failure_reason::newton_diverged, t, dt, 0, 0,
                          "Lie–Poisson leapfrog: the series f(−ad*_w) diverges (step too large)");
       next = m.pi1_ + p - m.fp_;
     }
@@ -116,10 +117,10 @@ class lie_poisson_leapfrog_workspace {
       throw std::invalid_argument(
           "geomint: lie_poisson_leapfrog needs a quadratic Hamiltonian H(π) = ½⟨π, G⁻¹π⟩ (a left-invariant "
           "kinetic energy): ∇H is not linear for this system");
-    checked_system_ = &sys;
+    checked_.record(sys);
   }
 
-  const void* checked_system_ = nullptr;
+  system_fingerprint checked_;  ///< the system ∇H was found linear for (core/continuation.hpp)
   vec pi1_, p_, w_, fp_, next_;
   matrix<D, D> op_;
 };
