@@ -116,7 +116,6 @@ class reich_workspace {
     if constexpr (separable) {
       multiplier_.resize(n, m);
       position_.resize(n, m);
-      position_.set_mass(sys);
       pi_.resize(n, n);
       zm_.resize(m);
       zm0_.resize(m);
@@ -144,6 +143,9 @@ class reich_workspace {
       correction_[d].setZero();
       h_previous_[d] = 0;
     }
+    // M of this system (eq. (12) uses M itself): another system of the same size, or this one
+    // rebuilt with other masses, is a fresh start too.
+    if constexpr (separable) position_.set_mass(sys);
     if (m_ == 0) return;
     sys.constraint_jacobian(q, g0_);
     sys.constraint(q, gval_);
