@@ -109,4 +109,7 @@ BOOST_AUTO_TEST_CASE(so3_exponential_transport_and_curvature) {
   g.curvature_series(w, v, [](double) { return 1.0; }, rv);  // v + R_w v
   BOOST_TEST((rw - w).norm() < 1e-16);
   BOOST_TEST((rv - (1 + w.squaredNorm() / 4) * v).norm() < 1e-15);
+  // Orthogonal but a reflection: off SO(3) by |det q − 1| = 2.
+  vector<9> reflected = -q;
+  BOOST_TEST(g.point_residual(reflected) == 2.0, boost::test_tools::tolerance(1e-14));
 }

@@ -319,6 +319,20 @@ BOOST_AUTO_TEST_CASE(a_state_off_the_space_is_rejected_and_left_unchanged) {
   const s3_state y_before = y;
   BOOST_CHECK_THROW(lf.do_step(e, y, 0.0, 0.1), step_error);
   BOOST_TEST((y.second.array() == y_before.second.array()).all());
+  // The heavy top's attitude −R: orthogonal, but a reflection (det −1), for which V(−R) = −V(R)
+  // is another problem. Before, only |qᵀq − I| was checked and it ran.
+  const heavy_top_so3 top;
+  top_state z = top.initial_state();
+  z.first = -z.first;
+  const top_state z_before = z;
+  riemannian_leapfrog<top_state> lft;
+  try {
+    lft.do_step(top, z, 0.0, 0.01);
+    BOOST_FAIL("no exception");
+  } catch (const step_error& err) {
+    BOOST_TEST(to_string(err.reason()) == std::string("inconsistent_initial_state"));
+  }
+  BOOST_TEST((z.first.array() == z_before.first.array()).all());
 }
 
 BOOST_AUTO_TEST_CASE(no_allocation_after_the_first_step) {

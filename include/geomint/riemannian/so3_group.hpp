@@ -52,11 +52,12 @@ class so3_group {
   void add_connection_term(const Q&, const W& w, const HW& hw, Out& out) const {
     out += 0.5 * vector<3>(hw).cross(vector<3>(w));
   }
-  /// max |qᵀq − I|
+  /// max(max |qᵀq − I|, |det q − 1|): an orthogonal q with det −1 (a reflection, −R) is off SO(3),
+  /// and exp keeps it on that component of O(3) for good.
   template <class Q>
   double point_residual(const Q& q) const {
     const Eigen::Map<const matrix<3, 3>> r(q.data());
-    return (r.transpose() * r - matrix<3, 3>::Identity()).cwiseAbs().maxCoeff();
+    return std::fmax((r.transpose() * r - matrix<3, 3>::Identity()).cwiseAbs().maxCoeff(), std::fabs(r.determinant() - 1));
   }
   template <class Q, class V>
   double tangent_residual(const Q&, const V&) const { return 0; }
