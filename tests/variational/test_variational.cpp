@@ -217,6 +217,23 @@ BOOST_AUTO_TEST_CASE(variational_midpoint_is_symmetric) {
   BOOST_TEST((x.second - start.second).cwiseAbs().maxCoeff() <= 1e-13 * start.second.norm());
 }
 
+// Backward in time from (q, p) is forward from (q, −p) mirrored (the midpoint rule is symmetric
+// and the body reversible): the same positions bit for bit and the same Newton iterations.
+// Before, a negative previous step switched the O(h³) predictor and the multiplier guess off
+// (1019 iterations against 804 over these 100 steps).
+BOOST_AUTO_TEST_CASE(a_backward_run_mirrors_the_forward_one) {
+  const quaternion_rigid_body body;
+  rb_state back = body.initial_state(), forward = back;
+  forward.second = -forward.second;
+  variational_midpoint<rb_state> b, f;
+  for (int k = 0; k < 100; ++k) {
+    b.do_step(body, back, -k * 0.05, -0.05);
+    f.do_step(body, forward, k * 0.05, 0.05);
+  }
+  BOOST_TEST((back.first.array() == forward.first.array()).all());
+  BOOST_TEST(b.statistics().newton.iterations == f.statistics().newton.iterations);
+}
+
 // The steppers are odeint steppers: integrate_n_steps drives them, std::vector states work.
 BOOST_AUTO_TEST_CASE(odeint_drives_the_steppers) {
   const quaternion_rigid_body body;

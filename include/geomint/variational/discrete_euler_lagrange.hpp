@@ -80,7 +80,7 @@ class del_workspace {
     q0_ = q;
     p0_ = p;
     if (!continuing) start_fresh(sys, ctx, opt, stats, true);
-    const double ratio = h_previous_ > 0 ? dt / h_previous_ : 0.0;
+    const double ratio = h_previous_ != 0 ? dt / h_previous_ : 0.0;  // either sign (backward runs)
 
     // 1. positions: z = (Δ, λ), Δ = q1 − q0. Guess Δ = h v(t + h/2), v(t + h/2) extrapolated from
     //    v0 and the previous step's mean velocity Δ_prev/h_prev (error O(h³)); λ from the last step.
@@ -129,7 +129,7 @@ class del_workspace {
       start_fresh(sys, ctx, opt, stats, false);
       delta_ = q0_ - p1_;
     }  // else delta_ is the previous step's unrounded displacement q_k − q_{k−1}
-    const double ratio = h_previous_ > 0 ? dt / h_previous_ : 0.0;
+    const double ratio = h_previous_ != 0 ? dt / h_previous_ : 0.0;  // either sign (backward runs)
 
     // p_k = D₂L_d(q_{k−1}, q_k): then step 1 of the one-step form is eq. (45) times h.
     ld_.derivatives(sys, p1_, delta_, dt, d1_, d2_);
