@@ -248,8 +248,8 @@ class dense_output {
   /// continuous extension is rebuilt on its next interpolation.
   dense_output(const dense_output& other)
       : stepper_(other.stepper_), states_{other.states_[0], other.states_[1], other.states_[2]},
-        current_(other.current_), previous_(other.previous_), t0_(other.t0_), dt_(other.dt_), t_previous_(other.t_previous_), t_current_(other.t_current_),
-        steps_(other.steps_), project_(other.project_) {
+        current_(other.current_), previous_(other.previous_), t0_(other.t0_), dt_(other.dt_),
+        t_previous_(other.t_previous_), t_current_(other.t_current_), steps_(other.steps_), project_(other.project_) {
     extension_system_ = other.extension_system_;
     extension_type_ = other.extension_type_;
     make_extension_ = other.make_extension_;

@@ -383,13 +383,15 @@ geomint::event_locator<state> section_events() {
   return events;
 }
 
-ens::run_result run_with_section(unsigned threads, std::uint64_t count) {
-  const auto events = section_events();
+/// The test ensemble with every trajectory on a copy of `events`.
+ens::run_result run_with(const geomint::event_locator<state>& events, std::uint64_t count, unsigned threads) {
   return ens::run_with_events(
       geomint::rattle<state>(), count, pendulum_of, grid,
       [](std::uint64_t, const spherical_pendulum& s) { return ens::constrained_invariants(s); },
       [&events](std::uint64_t, const spherical_pendulum&) { return events; }, ens::execution{threads});
 }
+
+ens::run_result run_with_section(unsigned threads, std::uint64_t count) { return run_with(section_events(), count, threads); }
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(events_give_section_points_identical_for_1_2_and_4_threads_and_a_plain_loop) {
@@ -435,10 +437,7 @@ BOOST_AUTO_TEST_CASE(a_stop_event_ends_its_trajectory_at_the_event) {
   geomint::event_locator<state> events;
   events.add("t = 1.234", [](double t, const state&) { return t - 1.234; }, geomint::crossing::rising,
              geomint::event_action::stop);
-  const auto r = ens::run_with_events(
-      geomint::rattle<state>(), 3, pendulum_of, grid,
-      [](std::uint64_t, const spherical_pendulum& s) { return ens::constrained_invariants(s); },
-      [&events](std::uint64_t, const spherical_pendulum&) { return events; }, ens::execution{2});
+  const auto r = run_with(events, 3, 2);
   for (const auto& rec : r.records) {
     BOOST_TEST(static_cast<int>(rec.status) == static_cast<int>(ens::trajectory_status::ok));
     BOOST_TEST(rec.steps == 124);  // the step from 1.23 to 1.24 holds the event
@@ -454,10 +453,7 @@ BOOST_AUTO_TEST_CASE(a_stop_event_ends_its_trajectory_at_the_event) {
 BOOST_AUTO_TEST_CASE(an_event_failing_after_a_step_ends_the_record_at_that_step) {
   geomint::event_locator<state> events;
   events.add("NaN after t = 1", [](double t, const state& x) { return t > 1.005 ? std::nan("") : x.first(0); });
-  const auto r = ens::run_with_events(
-      geomint::rattle<state>(), 2, pendulum_of, grid,
-      [](std::uint64_t, const spherical_pendulum& s) { return ens::constrained_invariants(s); },
-      [&events](std::uint64_t, const spherical_pendulum&) { return events; }, ens::execution{1});
+  const auto r = run_with(events, 2, 1);
   for (const auto& rec : r.records) {
     BOOST_TEST(static_cast<int>(rec.status) == static_cast<int>(ens::trajectory_status::failed));
     BOOST_TEST(rec.reason.find("'NaN after t = 1' returned NaN") != std::string::npos, rec.reason);

@@ -300,39 +300,34 @@ BOOST_AUTO_TEST_CASE(leapfrog_composes_to_higher_order) {
 }
 
 BOOST_AUTO_TEST_CASE(a_state_off_the_space_is_rejected_and_left_unchanged) {
+  // The first step from x fails as inconsistent_initial_state and leaves x bit for bit.
+  auto rejected = [](const auto& sys, auto x, double dt) {
+    const auto before = x;
+    riemannian_leapfrog<decltype(x)> lf;
+    try {
+      lf.do_step(sys, x, 0.0, dt);
+      BOOST_ERROR("no exception");
+    } catch (const step_error& err) {
+      BOOST_TEST(to_string(err.reason()) == std::string("inconsistent_initial_state"));
+    }
+    BOOST_TEST((x.first.array() == before.first.array()).all());
+    BOOST_TEST((x.second.array() == before.second.array()).all());
+  };
   const particle_on_ellipsoid ellipsoid(triaxial);
   const auto e = on_space(ellipsoid, ellipsoid.space());
   s3_state x = ellipsoid.initial_state();
   x.first *= 1.0 + 1e-7;
-  const s3_state before = x;
-  riemannian_leapfrog<s3_state> lf;
-  try {
-    lf.do_step(e, x, 0.0, 0.1);
-    BOOST_FAIL("no exception");
-  } catch (const step_error& err) {
-    BOOST_TEST(to_string(err.reason()) == std::string("inconsistent_initial_state"));
-  }
-  BOOST_TEST((x.first.array() == before.first.array()).all());
+  rejected(e, x, 0.1);
   // A velocity off the tangent space, likewise.
   s3_state y = ellipsoid.initial_state();
   y.second += 1e-6 * ellipsoid.mass().inverse_diagonal().cwiseInverse().cwiseProduct(y.first);
-  const s3_state y_before = y;
-  BOOST_CHECK_THROW(lf.do_step(e, y, 0.0, 0.1), step_error);
-  BOOST_TEST((y.second.array() == y_before.second.array()).all());
+  rejected(e, y, 0.1);
   // The heavy top's attitude −R: orthogonal, but a reflection (det −1), for which V(−R) = −V(R)
   // is another problem. Before, only |qᵀq − I| was checked and it ran.
   const heavy_top_so3 top;
   top_state z = top.initial_state();
   z.first = -z.first;
-  const top_state z_before = z;
-  riemannian_leapfrog<top_state> lft;
-  try {
-    lft.do_step(top, z, 0.0, 0.01);
-    BOOST_FAIL("no exception");
-  } catch (const step_error& err) {
-    BOOST_TEST(to_string(err.reason()) == std::string("inconsistent_initial_state"));
-  }
-  BOOST_TEST((z.first.array() == z_before.first.array()).all());
+  rejected(top, z, 0.01);
 }
 
 BOOST_AUTO_TEST_CASE(no_allocation_after_the_first_step) {
