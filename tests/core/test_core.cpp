@@ -13,6 +13,9 @@
 #include "geomint/core/extrapolation.hpp"
 #include "geomint/core/linear_solvers.hpp"
 #include "geomint/core/newton.hpp"
+#include "geomint/problems/pendulum_chain.hpp"
+#include "geomint/system/constraint_gram.hpp"
+#include "geomint/system/mass.hpp"
 
 using namespace geomint;
 
@@ -174,6 +177,43 @@ void check_block_lu() {
   blocks.system_matrix() = d;
   BOOST_TEST(!blocks.factorize());
   BOOST_TEST(!blocks.used_blocks());
+}
+
+// The sparse Gram matrix S = G M⁻¹ Gᵀ is assembled from a plan of G's stored positions. Two
+// Jacobians with as many entries in other columns — rows {q0 − q1, q1 − q2} and then
+// {q0 − q1, q0 − q2} — have S = [[2, −1], [−1, 2]] and [[2, 1], [1, 2]] (unit masses); the
+// second must not be assembled from the first one's plan (both are positive definite, so a stale
+// plan would factorize without an error).
+BOOST_AUTO_TEST_CASE(the_sparse_gram_matrix_follows_a_change_of_the_jacobians_pattern) {
+  using sparse = system_traits<problems::pendulum_chain>::jacobian_type;
+  auto jacobian = [](int second_row_first_column) {
+    sparse g(2, 3);
+    g.insert(0, 0) = 1;
+    g.insert(0, 1) = -1;
+    g.insert(1, second_row_first_column) = 1;
+    g.insert(1, 2) = -1;
+    g.makeCompressed();
+    return g;
+  };
+  const diagonal_mass<dynamic> unit(Eigen::VectorXd::Ones(3));
+  detail::constraint_gram<problems::pendulum_chain> gram;
+  const Eigen::Vector2d b(1, 3);
+  for (int first : {1, 0, 1}) {  // A, then B (same number of entries), then A again
+    const sparse g = jacobian(first);
+    BOOST_REQUIRE(gram.factorize_with(unit, g));
+    Eigen::VectorXd x = b;
+    gram.solve_in_place(x);
+    const Eigen::MatrixXd s = Eigen::MatrixXd(g) * Eigen::MatrixXd(g).transpose();
+    BOOST_TEST((s * x - b).norm() <= 1e-14 * b.norm());
+  }
+}
+
+BOOST_AUTO_TEST_CASE(a_mass_matrix_that_is_not_symmetric_is_rejected) {
+  matrix<2, 2> m;
+  m << 2, 5, 0, 2;  // LLT would read only its lower triangle, diag(2, 2)
+  BOOST_CHECK_THROW(dense_mass<2>{m}, std::invalid_argument);
+  m << 2, 0.5, 0.5, 2;
+  BOOST_CHECK_NO_THROW(dense_mass<2>{m});
 }
 
 // The heavy top's stage systems with three and four stages, without and with the unit columns

@@ -4,6 +4,7 @@
 // allocating and factors it with a sparse LDLᵀ, O(m) for banded S.
 #pragma once
 
+#include <algorithm>
 #include <stdexcept>
 #include <vector>
 
@@ -65,7 +66,7 @@ class constraint_gram<System, true> {
   template <class Mass>
   bool factorize_with(const Mass& mass, const jacobian_type& g) {
     const auto& w = mass.inverse_diagonal();  // sparse G requires a diagonal mass
-    if (g.nonZeros() != planned_nonzeros_ || g.rows() != planned_rows_) plan(g);
+    if (!planned_for(g)) plan(g);
     double* s = ldlt_.system_matrix().valuePtr();
     const double* gv = g.valuePtr();
     for (std::size_t e = 0; e + 1 < offset_.size(); ++e) {
@@ -79,6 +80,14 @@ class constraint_gram<System, true> {
   void solve_in_place(V& rhs) { ldlt_.solve_in_place(rhs); }
 
  private:
+  /// Whether the plan was built for G's pattern: the same rows and the same stored positions, not
+  /// only as many of them (a pattern of equal size with other columns, from another system or a
+  /// Jacobian whose pattern moves with q, would otherwise assemble S from the old positions).
+  bool planned_for(const jacobian_type& g) const {
+    if (g.rows() != planned_rows_ || g.nonZeros() != planned_nonzeros_ || !g.isCompressed()) return false;
+    return std::equal(outer_.begin(), outer_.end(), g.outerIndexPtr()) &&
+           std::equal(inner_.begin(), inner_.end(), g.innerIndexPtr());
+  }
   // For every stored entry e of S (column-major order), the pairs (left, right) of positions in
   // G's value array with equal column: S_e = Σ G[left] w[column] G[right]. Built once per pattern.
   void plan(const jacobian_type& g) {
@@ -111,6 +120,8 @@ class constraint_gram<System, true> {
         offset_.push_back(static_cast<int>(left_.size()));
       }
     }
+    outer_.assign(outer, outer + m + 1);
+    inner_.assign(inner, inner + g.nonZeros());
     planned_nonzeros_ = g.nonZeros();
     planned_rows_ = g.rows();
     ldlt_.analyze();
@@ -118,6 +129,7 @@ class constraint_gram<System, true> {
 
   sparse_ldlt ldlt_;
   std::vector<int> offset_, left_, right_, column_;
+  std::vector<int> outer_, inner_;  // G's pattern the plan was built for
   Eigen::Index planned_nonzeros_ = -1, planned_rows_ = -1;
 };
 

@@ -55,6 +55,9 @@ class dense_mass {
  public:
   dense_mass() = default;
   explicit dense_mass(const matrix<N, N>& m) {
+    // LLT reads the lower triangle only: an unsymmetric m would be taken for another matrix.
+    if (m.rows() != m.cols() || !((m - m.transpose()).cwiseAbs().maxCoeff() <= 1e-12 * m.cwiseAbs().maxCoeff()))
+      throw std::invalid_argument("geomint: mass matrix must be symmetric positive definite (it is not symmetric)");
     Eigen::LLT<matrix<N, N>> llt(m);
     if (llt.info() != Eigen::Success) throw std::invalid_argument("geomint: mass matrix must be symmetric positive definite");
     inverse_ = llt.solve(matrix<N, N>::Identity(m.rows(), m.cols()));
