@@ -116,6 +116,9 @@ struct system_traits {
   /// The force depends on (t, q) only: position_force(t, q, out) gives it without p.
   static constexpr bool has_position_force =
       has_force && detail::has_position_force_t<System, vector_type, hessian_type>::value;
+  static_assert(has_force || !detail::has_position_force_t<System, vector_type, hessian_type>::value,
+                "geomint: a system with position_force(t, q, out) must also declare force(t, q, p, out) "
+                "(with_position_force does both); without it the force would be ignored");
   static constexpr bool has_set_time = detail::has_set_time_t<System, vector_type, hessian_type>::value;
   /// H = ½ pᵀM⁻¹p + V(q) with constant M: the steppers' fast path applies.
   static constexpr bool separable = detail::has_separable_t<System, vector_type, hessian_type>::value;

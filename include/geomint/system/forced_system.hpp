@@ -9,6 +9,9 @@
 //   with_position_force(sys, f)  f(t, q, out): a force that does not depend on p (driving,
 //                                a non-potential field). A separable system keeps its fast
 //                                stage solve, with ∇V(Q_i) replaced by ∇V(Q_i) − f(t_i, Q_i).
+// One wrapper per system: a sum of forces is one function (nesting is refused at compile time).
+// The constrained PRK steppers (rattle, lobatto_iiia_iiib, constrained_symplectic_euler, ...)
+// take forced systems; shake, the variational steppers and reich_constrained refuse them.
 #pragma once
 
 #include <utility>
@@ -20,6 +23,10 @@ namespace geomint {
 /// Force: void operator()(double t, q, p, out) const.
 template <class System, class Force>
 class forced_system : public System {
+  static_assert(!system_traits<System>::has_force,
+                "geomint: the system already has a force; give with_force one function for the sum of the "
+                "forces (a second wrapper would hide the first one's force on some stage-solver paths)");
+
  public:
   forced_system() = default;
   forced_system(System system, Force force) : System(std::move(system)), force_(std::move(force)) {}
@@ -37,6 +44,10 @@ class forced_system : public System {
 /// the code that takes any force (the general stage solver, the IDA reference).
 template <class System, class Force>
 class position_forced_system : public System {
+  static_assert(!system_traits<System>::has_force,
+                "geomint: the system already has a force; give with_position_force one function for the sum "
+                "of the forces (a second wrapper would hide the first one's force on some stage-solver paths)");
+
  public:
   position_forced_system() = default;
   position_forced_system(System system, Force force) : System(std::move(system)), force_(std::move(force)) {}

@@ -20,6 +20,9 @@ class lagrangian_view {
   using traits = system_traits<System>;
   static_assert(traits::separable, "geomint: lagrangian_view needs a separable system (H = ½pᵀM⁻¹p + V(q))");
   static_assert(!traits::sparse_jacobian, "geomint: the variational steppers need a dense constraint Jacobian");
+  static_assert(!traits::has_force,
+                "geomint: shake and the variational steppers integrate conservative systems only: the force "
+                "(with_force, with_position_force) would be ignored; use rattle or lobatto_iiia_iiib");
 
  public:
   static constexpr int position_size = traits::n;

@@ -34,6 +34,9 @@ class shake_equations {
   using jacobian_type = typename traits::jacobian_type;
   static_assert(traits::separable, "geomint::shake needs a separable system H = ½pᵀM⁻¹p + V(q)");
   static_assert(!traits::sparse_jacobian, "geomint::shake needs a dense constraint Jacobian");
+  static_assert(!traits::has_force,
+                "geomint: shake and the variational steppers integrate conservative systems only: the force "
+                "(with_force, with_position_force) would be ignored; use rattle or lobatto_iiia_iiib");
 
  public:
   using unknowns = vector<K>;
