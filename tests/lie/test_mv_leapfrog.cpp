@@ -4,6 +4,7 @@
 #include <Eigen/Geometry>
 #include <boost/test/unit_test.hpp>
 
+#include <limits>
 #include <optional>
 
 #include "geomint/lie/cayley_coordinates.hpp"
@@ -313,6 +314,42 @@ BOOST_AUTO_TEST_CASE(leapfrog_checks_a_system_rebuilt_in_place_again) {
   const vector<3> y1 = y;
   BOOST_CHECK_THROW(lf.do_step(*body, y, 0.1, 0.1), std::invalid_argument);
   BOOST_TEST((y.array() == y1.array()).all());
+}
+
+// At the state alone a quartic term hides near π = 0 (∇H(0) = 0 and ∇H(2·0) = 2∇H(0) for any
+// H): the check also probes a fixed point of the state's size, so a step from rest is refused too.
+BOOST_AUTO_TEST_CASE(leapfrog_refuses_a_quartic_hamiltonian_from_rest) {
+  lie_poisson_leapfrog<so3> lf;
+  vector<3> y = vector<3>::Zero();
+  BOOST_CHECK_THROW(lf.do_step(quartic_body{0.5}, y, 0.0, 0.1), std::invalid_argument);
+  BOOST_TEST(y.isZero(0));
+  BOOST_CHECK_NO_THROW(lf.do_step(quartic_body{0.0}, y, 0.0, 0.1));  // quadratic: accepted from rest
+}
+
+namespace {
+/// A body on so(3) (as so_n<3>, whose exponential is the scaled Taylor series) whose gradient
+/// has overflowed: +∞ in every entry.
+struct overflowing_body {
+  using algebra_type = so_n<3>;
+  using state_type = vector<3>;
+  template <class Y>
+  double hamiltonian(const Eigen::MatrixBase<Y>& y) const { return 0.5 * y.squaredNorm(); }
+  template <class Y, class Out>
+  void gradient(const Eigen::MatrixBase<Y>&, Out& out) const { out.setConstant(std::numeric_limits<double>::infinity()); }
+};
+}  // namespace
+
+// e^S − 1 of an infinite S is NaN (halving an infinite norm never ended: the step hung), and a
+// step whose gradient overflowed throws non_finite_value with the state kept.
+BOOST_AUTO_TEST_CASE(an_infinite_gradient_fails_the_step_instead_of_hanging) {
+  const Eigen::Matrix3d infinite = Eigen::Matrix3d::Constant(std::numeric_limits<double>::infinity());
+  BOOST_TEST(!lie_detail::expm1(infinite).allFinite());
+  using euler = rkmk<so_n<3>, rk::forward_euler>;
+  vector<3> y(0.3, -0.2, 0.9);
+  const vector<3> y0 = y;
+  BOOST_CHECK_EXCEPTION(euler{}.do_step(overflowing_body{}, y, 0.0, 0.1), step_error,
+                        [](const step_error& e) { return e.reason() == failure_reason::non_finite_value; });
+  BOOST_TEST((y.array() == y0.array()).all());
 }
 
 // ---- sine-Euler at larger N (dynamic sizes) ----

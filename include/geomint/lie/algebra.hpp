@@ -52,6 +52,7 @@
 // All functions are const and allocation-free for fixed sizes.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <limits>
@@ -114,7 +115,9 @@ V bernoulli_series(const V& v, int q, Apply&& apply, bool* converged = nullptr) 
   const auto& c = bernoulli_over_factorial();
   V result = v;
   V power = v;
-  const int last = q == full_series ? bernoulli_terms - 1 : q;
+  // The table ends at B₆₃/63!: a higher truncation order (an RKMK tableau of order ≥ 66) sums
+  // what is there; the terms left out are below (‖L‖/2π)⁶⁴ relative, nothing in double.
+  const int last = q == full_series ? bernoulli_terms - 1 : std::min(q, bernoulli_terms - 1);
   bool done = q != full_series;
   for (int k = 1; k <= last; ++k) {
     power = apply(power);
@@ -142,6 +145,10 @@ M expm1(const M& s) {
   using real = typename Eigen::NumTraits<typename M::Scalar>::Real;
   const real tiny = Eigen::NumTraits<real>::epsilon() / 16;
   real norm = s.cwiseAbs().rowwise().sum().maxCoeff();
+  // A non-finite S (a gradient that overflowed) gives NaN, which the stepper reports as a
+  // non-finite value; halving an infinite norm would never end.
+  if (!(norm <= std::numeric_limits<real>::max()))
+    return M::Constant(s.rows(), s.cols(), typename M::Scalar(std::numeric_limits<real>::quiet_NaN()));
   int squarings = 0;
   while (norm > real(0.5)) {
     norm /= 2;
