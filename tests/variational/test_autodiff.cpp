@@ -155,6 +155,24 @@ BOOST_AUTO_TEST_CASE(lagrangian_builder_matches_analytic_derivatives) {
   check_lagrangian_derivatives<4, 1>(models::rigid_body(), problems::quaternion_rigid_body());
   const problems::double_spherical_pendulum dsp;
   check_lagrangian_derivatives<6, 2>(models::dsp_lagrangian(), lagrangian_view<problems::double_spherical_pendulum>(dsp));
+
+  // The pendulum's potential is linear (∂²V = 0), so the view's ∂²L/∂q² = −∂²V is checked again
+  // on a potential with curvature in every entry: V = ½|q|² + q₀q₁³ + q₁q₂, masses (1, 2, 3),
+  // against L = ½q̇ᵀMq̇ − V differentiated by AD.
+  auto v = [](const auto& q) {
+    using T = ad::scalar_of<decltype(q)>;
+    return T(0.5 * (q(0) * q(0) + q(1) * q(1) + q(2) * q(2)) + q(0) * q(1) * q(1) * q(1) + q(1) * q(2));
+  };
+  auto g = [](const auto& q, auto& out) { out(0) = q(0) * q(0) + q(1) * q(1) + q(2) * q(2) - 1; };
+  const vector<3> masses(1, 2, 3);
+  auto l = [masses, v](const auto& q, const auto& qdot) {
+    using T = ad::scalar_of<decltype(q)>;
+    T kinetic(0.0);
+    for (int i = 0; i < 3; ++i) kinetic += 0.5 * masses(i) * qdot(i) * qdot(i);
+    return T(kinetic - v(q));
+  };
+  const auto curved = make_ad_separable_system<1>(diagonal_mass<3>(masses), v, g);
+  check_lagrangian_derivatives<3, 1>(make_ad_lagrangian_system<3, 1>(l, g), lagrangian_view<decltype(curved)>(curved));
 }
 
 // Same arithmetic on the fast path (∇V and G are linear and quadratic: AD reproduces them to the

@@ -4,7 +4,8 @@
 // p ← p − G(q)ᵀμ with G(q) ∂H/∂p(q, p) = 0, as at the end of every step.
 //
 // manifold_projection<System> keeps its workspace: after the first call it does not allocate
-// (dense G). project_to_manifold(sys, q, p) is the one-call form.
+// (fixed-size dense G; with dynamic sizes the residuals it returns are dynamic vectors, built on
+// each call). project_to_manifold(sys, q, p) is the one-call form.
 #pragma once
 
 #include <cmath>
