@@ -84,7 +84,8 @@ class constraint_gram<System, true> {
   /// only as many of them (a pattern of equal size with other columns, from another system or a
   /// Jacobian whose pattern moves with q, would otherwise assemble S from the old positions).
   bool planned_for(const jacobian_type& g) const {
-    if (g.rows() != planned_rows_ || g.nonZeros() != planned_nonzeros_ || !g.isCompressed()) return false;
+    if (!g.isCompressed() || Eigen::Index(outer_.size()) != g.rows() + 1 || Eigen::Index(inner_.size()) != g.nonZeros())
+      return false;
     return std::equal(outer_.begin(), outer_.end(), g.outerIndexPtr()) &&
            std::equal(inner_.begin(), inner_.end(), g.innerIndexPtr());
   }
@@ -122,15 +123,12 @@ class constraint_gram<System, true> {
     }
     outer_.assign(outer, outer + m + 1);
     inner_.assign(inner, inner + g.nonZeros());
-    planned_nonzeros_ = g.nonZeros();
-    planned_rows_ = g.rows();
     ldlt_.analyze();
   }
 
   sparse_ldlt ldlt_;
   std::vector<int> offset_, left_, right_, column_;
-  std::vector<int> outer_, inner_;  // G's pattern the plan was built for
-  Eigen::Index planned_nonzeros_ = -1, planned_rows_ = -1;
+  std::vector<int> outer_, inner_;  // G's pattern the plan was built for (empty: none yet)
 };
 
 }  // namespace detail
