@@ -5,6 +5,7 @@
 #define BOOST_TEST_MODULE lie
 #include <boost/mpl/list.hpp>
 #include <boost/test/unit_test.hpp>
+#include <Eigen/Eigenvalues>
 #include <unsupported/Eigen/MatrixFunctions>
 
 #include "geomint/lie/cayley_coordinates.hpp"
@@ -183,6 +184,23 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(dexp_inverse_inverts_dexp_to_the_truncation_order,
     const double rate = std::log2(defect(0.2) / defect(0.1));
     BOOST_TEST_CONTEXT("q = " << q) { BOOST_TEST(rate >= q + 1 - 0.3); }
   }
+}
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(dexp_inverse_matrix_holds_beyond_the_series_radius, A, algebras) {
+  // The Bernoulli series of dexp⁻¹ converges only while ad_σ's eigenvalues stay below 2π in
+  // modulus; dexp itself is entire. With σ scaled to put ad_σ's spectral radius at 3π (between
+  // the first two singular points 2π and 4π) the matrix must still invert dexp: the dexp
+  // series sums terms up to ~3π⁸/9! ≈ 2e2 times larger than its result, so ~1e-13 relative.
+  const A a;
+  const vec<A> v = element(a, 1, 145), dir = element(a, 1, 146).normalized();
+  const double radius = Eigen::EigenSolver<Eigen::MatrixXd>(Eigen::MatrixXd(a.ad(dir))).eigenvalues().cwiseAbs().maxCoeff();
+  const vec<A> sigma = dir * (3 * M_PI / radius);
+  const vec<A> inverted = exp_coordinates::inverse_differential_matrix(a, sigma) * dexp(a, sigma, v, full_series);
+  BOOST_TEST(relative_difference(inverted, v) <= 1e-11);
+  // Inside the radius the matrix is the series, as before.
+  const vec<A> small = dir * (0.9 / radius);
+  BOOST_TEST(relative_difference(vec<A>(exp_coordinates::inverse_differential_matrix(a, small) * v),
+                                 dexp_inv(a, small, v, full_series)) <= roundoff);
 }
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(exp_coordinates_satisfy_theorem_1, A, algebras) {

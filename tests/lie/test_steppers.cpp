@@ -342,6 +342,10 @@ BOOST_AUTO_TEST_CASE(frozen_and_exact_jacobians_solve_the_same_equation) {
   BOOST_TEST(se.iterations < sf.iterations);
   BOOST_TEST(se.iterations <= 5 * 200);
   BOOST_TEST(sf.jacobian_updates == 200);
+  // Exact mode is full Newton by request: (5.28) at the guess and at every iterate but the
+  // accepted one, with no fallback counted (a fallback is a frozen matrix that failed).
+  BOOST_TEST(se.jacobian_updates == se.iterations);
+  BOOST_TEST(se.full_newton_fallbacks == 0);
 }
 
 // ---- bad input ----

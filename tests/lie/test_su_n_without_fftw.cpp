@@ -32,3 +32,31 @@ BOOST_AUTO_TEST_CASE(casimirs_are_constant_on_coadjoint_orbits_of_su_17) {
   BOOST_TEST((by_exp - y).norm() >= 1e-2 * y.norm());
   BOOST_TEST((by_cayley - y).norm() >= 1e-2 * y.norm());
 }
+
+BOOST_AUTO_TEST_CASE(matrix_form_of_su_17_is_the_sum_over_its_basis) {
+  // W = Σ_{m ∈ C⁺} (x_m T_m + x_m* T_{−m}), T_m = ε^{−m₁m₂} G^{m₁} h^{m₂}, entry by entry from
+  // the definition: T_m(r, j) = ε^{2m₁r − m₁m₂} where r ≡ j + m₂ (mod N), else 0. The Fourier-
+  // matrix path must build it to round-off (each entry sums N²−1 terms of size |x_m|:
+  // ~N ε relative to max|x| after cancellation), and coefficients() must read x back.
+  constexpr int N = 17;
+  using complex = std::complex<double>;
+  const su_n<N> a;
+  const su_n<N>::vector_type x = problems::sine_euler<N>::random_initial_state(5);
+  const double two_pi = 6.283185307179586;
+  auto eps_power = [&](long e) { return std::polar(1.0, two_pi * double(((e % N) + N) % N) / N); };
+  Eigen::MatrixXcd direct = Eigen::MatrixXcd::Zero(N, N);
+  for (int i = 0; i < su_n<N>::mode_count; ++i) {
+    const auto m = a.modes()[i];
+    const complex xm(x(2 * i), x(2 * i + 1));
+    for (int j = 0; j < N; ++j) {
+      const int r = ((j + m.m2) % N + N) % N, r_minus = ((j - m.m2) % N + N) % N;
+      direct(r, j) += xm * eps_power(2L * m.m1 * r - long(m.m1) * m.m2);                   // T_m
+      direct(r_minus, j) += std::conj(xm) * eps_power(-2L * m.m1 * r_minus - long(m.m1) * m.m2);  // T_{−m}
+    }
+  }
+  const su_n<N>::matrix_type w = a.hermitian(x);
+  const double size = x.cwiseAbs().maxCoeff();
+  BOOST_TEST_MESSAGE("hermitian() against the basis sum: " << (w - direct).cwiseAbs().maxCoeff() / size);
+  BOOST_TEST((w - direct).cwiseAbs().maxCoeff() <= 1e-14 * N * size);
+  BOOST_TEST((a.coefficients(w) - x).cwiseAbs().maxCoeff() <= 1e-14 * N * size);
+}

@@ -5,7 +5,8 @@
 // factor θ = ‖Δz_k‖/‖Δz_{k−1}‖ exceeds `refresh_contraction`, the Jacobian is refreshed at the
 // current iterate (from the initial guess if the iteration grew, or if a stale Jacobian led it
 // to where the Jacobian is singular); if a fresh Jacobian still contracts slowly, every further
-// iteration refreshes it (full Newton). The iteration stops
+// iteration refreshes it (full Newton; refresh_contraction ≤ 0 asks for full Newton from the
+// guess on). The iteration stops
 // when the scaled increment is below `tolerance` (near round-off by default) or when it has
 // stalled at the round-off floor.
 #pragma once
@@ -53,7 +54,7 @@ newton_report newton_solve(Problem& problem, Z& z, Z& z0, Z& r, const newton_opt
   ++stats.solves;
   z0 = z;
   bool fresh = false;        // the factorization was computed during this solve
-  bool full_newton = false;  // refresh at every iteration
+  bool full_newton = opt.refresh_contraction <= 0;  // refresh at every iteration (asked for, or fallen back to)
   bool moved = false;        // z is no longer the guess
   double norm = inf;         // last increment norm
   int k = 0;                 // iterations so far
@@ -82,7 +83,7 @@ newton_report newton_solve(Problem& problem, Z& z, Z& z0, Z& r, const newton_opt
     ++stats.jacobian_updates;
     fresh = true;
   };
-  if (!problem.has_jacobian()) refresh(false);
+  if (full_newton || !problem.has_jacobian()) refresh(false);
 
   double previous = inf;  // last increment norm under the current factorization
   double first = inf;     // first increment norm of this solve

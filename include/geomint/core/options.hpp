@@ -13,7 +13,8 @@ struct newton_options {
   double tolerance = 10 * std::numeric_limits<double>::epsilon();
   /// Hard bound on iterations per solve, refreshes included.
   int max_iterations = 50;
-  /// Contraction factor above which a frozen Jacobian is refreshed (Newton only).
+  /// Contraction factor above which a frozen Jacobian is refreshed (Newton only); ≤ 0 means
+  /// full Newton, the Jacobian refreshed at the guess and at every iterate.
   double refresh_contraction = 0.3;
   /// Increments that stop shrinking (contraction θ ≥ 0.5) below stall_factor × tolerance are
   /// round-off: the iteration has converged.

@@ -3,6 +3,9 @@
 // σ' = dexp⁻¹_σ(∇H(y)) (4.20) with dexp⁻¹ the Bernoulli series (4.19).
 #pragma once
 
+#include <Eigen/LU>
+#include <limits>
+
 #include "geomint/lie/algebra.hpp"
 
 namespace geomint {
@@ -42,13 +45,30 @@ struct exp_coordinates {
                                                             const Eigen::MatrixBase<V>& v, int q) {
     return dexp_inv(a, sigma, v, q);
   }
-  /// The matrix of dexp⁻¹_σ summed to round-off: Σ_k (B_k/k!) ad_σ^k as d × d matrices.
+  /// The matrix of dexp⁻¹_σ to round-off: the Bernoulli series Σ_k (B_k/k!) ad_σ^k as d × d
+  /// matrices where it converges (spectral radius of ad_σ below 2π); beyond that radius the
+  /// inverse of dexp_σ = Σ_k ad_σ^k/(k+1)!, an entire series, taken as the upper right block of
+  /// exp([[ad_σ, I], [0, 0]]) (Higham, Functions of Matrices, Thm 10.15 for φ₁). Where dexp_σ
+  /// is singular (ad_σ has an eigenvalue 2πik, k ≠ 0) every entry is NaN.
   template <class Algebra, class S>
   static typename Algebra::operator_type inverse_differential_matrix(const Algebra& a, const Eigen::MatrixBase<S>& sigma) {
     using op = typename Algebra::operator_type;
+    const int d = a.dim();
     const op ad = a.ad(sigma);
-    return lie_detail::bernoulli_series(op(op::Identity(a.dim(), a.dim())), full_series,
-                                        [&](const op& x) -> op { return ad * x; });
+    bool converged = false;
+    const op series = lie_detail::bernoulli_series(op(op::Identity(d, d)), full_series,
+                                                   [&](const op& x) -> op { return ad * x; }, &converged);
+    if (converged) return series;
+    constexpr int rows = op::RowsAtCompileTime;
+    using block_matrix = Eigen::Matrix<double, rows == Eigen::Dynamic ? Eigen::Dynamic : 2 * rows,
+                                       rows == Eigen::Dynamic ? Eigen::Dynamic : 2 * rows>;
+    block_matrix b = block_matrix::Zero(2 * d, 2 * d);
+    b.topLeftCorner(d, d) = ad;
+    b.topRightCorner(d, d).setIdentity();
+    const op dexp_matrix = lie_detail::expm1(b).topRightCorner(d, d);  // e^B − 1 has the same block
+    const Eigen::FullPivLU<op> lu(dexp_matrix);
+    if (!lu.isInvertible()) return op::Constant(d, d, std::numeric_limits<double>::quiet_NaN());
+    return lu.inverse();
   }
 };
 

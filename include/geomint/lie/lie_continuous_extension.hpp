@@ -86,7 +86,17 @@ class lie_continuous_extension {
     sigma1_ = 0.5 * h_ * (g_ + r_);
     solve_for_sigma1();
     sys_->gradient(y1_, g_);
-    v1_ = h_ * exp_coordinates::inverse_differential(*alg_, sigma1_, g_, full_series);
+    // σ'(1) = h dexp⁻¹_{σ₁} ∇H(y₁): the Bernoulli series, or beyond its radius (|σ₁| ≥ 2π on
+    // so3, a long step of a fast body) the inverse of dexp's matrix.
+    bool converged = false;
+    v1_ = lie_detail::bernoulli_series(g_, full_series, [&](const vec& x) -> vec { return alg_->bracket(sigma1_, x); },
+                                       &converged);
+    if (!converged) v1_ = exp_coordinates::inverse_differential_matrix(*alg_, sigma1_) * g_;
+    if (!v1_.allFinite())
+      throw step_error(failure_reason::non_finite_value, t0_, h_, 0, 0,
+                       "dense output: dexp is singular at the step's sigma (a rotation by a multiple of 2 pi); "
+                       "take shorter steps");
+    v1_ *= h_;
     ready_ = true;
   }
 
@@ -94,11 +104,13 @@ class lie_continuous_extension {
   void solve_for_sigma1() {
     const int d = alg_->dim();
     const double scale = std::fmax(y1_.cwiseAbs().maxCoeff(), std::numeric_limits<double>::min());
-    const double target = 16 * std::numeric_limits<double>::epsilon() * scale;
     double norm = 0;
     for (int iteration = 0; iteration < 10; ++iteration) {
       r_ = exp_coordinates::act(*alg_, sigma1_, y0_) - y1_;
       norm = r_.cwiseAbs().maxCoeff();
+      // The action's own rounding grows with σ (its terms are brackets with σ, up to |σ|² |y|).
+      const double size = std::fmax(1.0, sigma1_.cwiseAbs().maxCoeff());
+      const double target = 16 * std::numeric_limits<double>::epsilon() * scale * size * size;
       if (!(norm > target)) {
         if (std::isfinite(norm)) return;
         break;
@@ -116,8 +128,9 @@ class lie_continuous_extension {
       sigma1_ -= decomposition_.solve(r_);
     }
     throw step_error(failure_reason::newton_diverged, t0_, h_, 10, norm / scale,
-                     "dense output: no algebra element σ with Ad*_{exp(-σ)} y0 = y1 found (the two grid states "
-                     "are not on one coadjoint orbit to round-off)");
+                     "dense output: no algebra element σ with Ad*_{exp(-σ)} y0 = y1 found near the trapezoidal "
+                     "guess (a step that rotates this far needs shorter steps, or the two grid states are not on "
+                     "one coadjoint orbit)");
   }
 
   const System* sys_;

@@ -103,7 +103,7 @@ class discrete_gradient_workspace {
     sigma_ = dt * g0_;  // initial guess σ⁰ = h ∇H(y₀)
     problem<Sys> p{*this, sys, alg, opt.jacobian, t, dt};
     newton_options newton = opt.newton;
-    if (opt.jacobian == lie_jacobian::exact) newton.refresh_contraction = 0;  // (5.28) at every iterate
+    if (opt.jacobian == lie_jacobian::exact) newton.refresh_contraction = 0;  // full Newton: (5.28) at every iterate
     else newton.refresh_contraction = 1;  // a refresh would return the same frozen matrix
     newton_solve(p, sigma_, sigma0_, r_, newton, stats.newton,
                  newton_context{t, dt, "Lie discrete-gradient equation g(σ) = 0 (5.27)"});
