@@ -48,7 +48,7 @@ struct exp_coordinates {
   /// The matrix of dexp⁻¹_σ to round-off: the Bernoulli series Σ_k (B_k/k!) ad_σ^k as d × d
   /// matrices where it converges (spectral radius of ad_σ below 2π); beyond that radius the
   /// inverse of dexp_σ = Σ_k ad_σ^k/(k+1)!, an entire series, taken as the upper right block of
-  /// exp([[ad_σ, I], [0, 0]]) (Higham, Functions of Matrices, Thm 10.15 for φ₁). Where dexp_σ
+  /// exp([[ad_σ, I], [0, 0]]) = [[e^{ad_σ}, dexp_σ], [0, I]] (compare the power series). Where dexp_σ
   /// is singular (ad_σ has an eigenvalue 2πik, k ≠ 0) every entry is NaN.
   template <class Algebra, class S>
   static typename Algebra::operator_type inverse_differential_matrix(const Algebra& a, const Eigen::MatrixBase<S>& sigma) {
