@@ -94,8 +94,8 @@ class lie_continuous_extension {
     if (!converged) v1_ = exp_coordinates::inverse_differential_matrix(*alg_, sigma1_) * g_;
     if (!v1_.allFinite())
       throw step_error(failure_reason::non_finite_value, t0_, h_, 0, 0,
-                       "dense output: dexp is singular at the step's sigma (a rotation by a multiple of 2 pi); "
-                       "take shorter steps");
+                       "dense output: the end slope dexp^-1 grad H(y1) is not finite (a non-finite gradient, or "
+                       "dexp singular at a rotation by a multiple of 2 pi: take shorter steps)");
     v1_ *= h_;
     ready_ = true;
   }

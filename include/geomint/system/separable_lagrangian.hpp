@@ -15,14 +15,26 @@
 
 namespace geomint {
 
+namespace detail {
+/// What shake and the variational steppers need of a system, checked where they take one
+/// (`static_assert(takes_variational_system<System>::value)`).
 template <class System>
-class lagrangian_view {
+struct takes_variational_system {
   using traits = system_traits<System>;
-  static_assert(traits::separable, "geomint: lagrangian_view needs a separable system (H = ½pᵀM⁻¹p + V(q))");
-  static_assert(!traits::sparse_jacobian, "geomint: the variational steppers need a dense constraint Jacobian");
+  static_assert(traits::separable,
+                "geomint: shake and the variational steppers need a separable system (H = ½pᵀM⁻¹p + V(q))");
+  static_assert(!traits::sparse_jacobian, "geomint: shake and the variational steppers need a dense constraint Jacobian");
   static_assert(!traits::has_force,
                 "geomint: shake and the variational steppers integrate conservative systems only: the force "
                 "(with_force, with_position_force) would be ignored; use rattle or lobatto_iiia_iiib");
+  static constexpr bool value = true;
+};
+}  // namespace detail
+
+template <class System>
+class lagrangian_view {
+  using traits = system_traits<System>;
+  static_assert(detail::takes_variational_system<System>::value);
 
  public:
   static constexpr int position_size = traits::n;

@@ -22,6 +22,7 @@
 #include "geomint/core/linear_solvers.hpp"
 #include "geomint/core/step_error.hpp"
 #include "geomint/system/second_derivatives.hpp"
+#include "geomint/system/separable_lagrangian.hpp"
 
 namespace geomint {
 namespace detail {
@@ -32,11 +33,7 @@ class shake_equations {
   static constexpr int N = traits::n, M = traits::m;
   static constexpr int K = size::fixed_if_small(size::sum(N, M));
   using jacobian_type = typename traits::jacobian_type;
-  static_assert(traits::separable, "geomint::shake needs a separable system H = ½pᵀM⁻¹p + V(q)");
-  static_assert(!traits::sparse_jacobian, "geomint::shake needs a dense constraint Jacobian");
-  static_assert(!traits::has_force,
-                "geomint: shake and the variational steppers integrate conservative systems only: the force "
-                "(with_force, with_position_force) would be ignored; use rattle or lobatto_iiia_iiib");
+  static_assert(takes_variational_system<System>::value);
 
  public:
   using unknowns = vector<K>;
