@@ -5,11 +5,15 @@
 //
 // geomint: the constrained methods that take a general H — rattle, lobatto_iiia_iiib<3, 4, 5>
 // (stage equations (2.6)–(2.7) by Newton, general_stages.hpp) and reich_symmetric
-// (reich_general.hpp) — over a halving step sequence; IDA GGL (dense) over rtol = atol = 10^(-k/2).
+// (reich_general.hpp) — over a halving step sequence 0.1/2^k, and the three- and four-stage
+// Lobatto pairs again over the steps in between, 0.1·√2/2^k, sampled through dense output (the
+// projected Hermite interpolant) as IDA's samples come from its interpolating polynomial; IDA
+// GGL (dense) over rtol = atol = 10^(-k/2).
 // The cheapest run meeting the goal wins on each side; target: best geomint ≥ 20× faster.
 // The winning geomint run is then repeated with the system built by automatic differentiation
 // (problems/autodiff_models.hpp), interleaved with the analytic one: the cost of AD (no target).
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -42,6 +46,14 @@ std::vector<candidate> methods_on(const System& sys, const State& x0, const goal
       {"geomint lobatto_iiia_iiib<5>",
        [s, x, gl](double h) { return run_geomint<lobatto_iiia_iiib<5, State>>(*s, *x, h, gl); }},
       {"geomint reich_symmetric", [s, x, gl](double h) { return run_geomint<reich_symmetric<State>>(*s, *x, h, gl); }},
+      // The Lobatto pairs again on the steps in between, 0.1·√2/2^k, which do not divide the
+      // sampling interval: sampled through dense output, projected (run_geomint_dense).
+      {"geomint dense_output<lobatto_iiia_iiib<3>>",
+       [s, x, gl](double h) { return run_geomint_dense<lobatto_iiia_iiib<3, State>>(*s, *x, h, gl); },
+       halving(std::sqrt(2.0) * gl.sample_every, 11)},
+      {"geomint dense_output<lobatto_iiia_iiib<4>>",
+       [s, x, gl](double h) { return run_geomint_dense<lobatto_iiia_iiib<4, State>>(*s, *x, h, gl); },
+       halving(std::sqrt(2.0) * gl.sample_every, 11)},
   };
 }
 
@@ -108,18 +120,17 @@ void compare(const char* problem, const System& sys, const AdSystem& ad, const g
 }
 
 // The general path's cost as measured (callgrind, 2026-11-28): forming and factorizing the stage
-// matrix takes 61% of a step on the variable-mass sphere (lobatto_iiia_iiib<4>, h = 0.1) and 51%
-// on the heavy top (lobatto_iiia_iiib<3>, h = 0.05), about half of it Eigen's triangular solves
-// forming the two blocks' inverses; the second derivatives are the systems' analytic ones.
+// matrix takes 61% of a step on the variable-mass sphere (lobatto_iiia_iiib<4>, h = 0.1) and about
+// half on the heavy top (lobatto_iiia_iiib<3>), half of it Eigen's triangular solves forming the
+// two blocks' inverses; the second derivatives are the systems' analytic ones.
 constexpr const char* general_path_cost =
-    "each step solves all stages at once by simplified Newton (block elimination: 9 momentum unknowns "
-    "factorized, P_s by substitution, and a Schur complement of 12 on the sphere; 8 and 10 on the heavy "
-    "top with 3 stages) and most steps factorize anew (a factorization kept from the previous step "
-    "often does not contract at these steps); forming and factorizing the stage matrix is 51% (heavy "
-    "top) to 61% (sphere) of a step, half of it Eigen's triangular solves for the block inverses; "
-    "steps are capped at the "
-    "sampling interval 0.1 (dense output between longer steps: the interpolant's own energy error "
-    "exceeds the goal)";
+    "each step solves all stages at once by simplified Newton (block elimination: the momentum "
+    "unknowns but P_s factorized, and a Schur complement on positions and multipliers: 8 and 10 "
+    "unknowns on the heavy top with 3 stages, 9 and 12 on the sphere with 4) and a factorization "
+    "kept from the previous step often does not contract; forming and factorizing the stage matrix "
+    "is about half of a step, half of that Eigen's triangular solves for the block inverses; a "
+    "longer step samples through the projected quintic Hermite interpolant, whose own energy error "
+    "then exceeds the goal (three stages at h = 0.141: 6e-6 on the heavy top)";
 
 }  // namespace
 

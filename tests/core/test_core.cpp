@@ -38,6 +38,27 @@ struct circle_cubic {
   double increment_norm(const vector<2>& z, const vector<2>& d) const { return d.cwiseAbs().maxCoeff() / z.cwiseAbs().maxCoeff(); }
 };
 
+/// F(z) = (I − M) z, root 0, solved with a factorization of I kept from an earlier solve: the
+/// iteration's error goes e ← M e, and the increments are (I − M) e.
+struct kept_identity {
+  matrix<2, 2> a;
+  dense_lu<2> lu;
+  int updates = 0;
+  explicit kept_identity(const matrix<2, 2>& m) : a(matrix<2, 2>::Identity() - m) {
+    lu.system_matrix().setIdentity();
+    BOOST_REQUIRE(lu.factorize());
+  }
+  void residual(const vector<2>& z, vector<2>& r) { r.noalias() = a * z; }
+  bool has_jacobian() const { return true; }
+  void update_jacobian(const vector<2>&) {
+    lu.system_matrix() = a;
+    BOOST_REQUIRE(lu.factorize());
+    ++updates;
+  }
+  void solve_in_place(vector<2>& d) { lu.solve_in_place(d); }
+  double increment_norm(const vector<2>&, const vector<2>& d) const { return d.cwiseAbs().maxCoeff(); }
+};
+
 /// F(z) = z² + 1: no real root.
 struct no_root {
   dense_lu<1> lu;
@@ -88,6 +109,31 @@ BOOST_AUTO_TEST_CASE(a_stale_jacobian_is_refreshed_when_convergence_slows) {
   BOOST_TEST(r.cwiseAbs().maxCoeff() <= 1e-14);
   BOOST_TEST(p.updates >= 1);
   BOOST_TEST(stats.jacobian_updates == p.updates);
+}
+
+BOOST_AUTO_TEST_CASE(a_kept_jacobian_survives_a_transient_first_contraction_but_not_a_slow_one) {
+  // M = [0 0; a μ]: the first unknown is corrected at once, the second, which depends on it, an
+  // iteration later (a constrained step's multipliers after its positions). From e₀ = (1, 0)·1e-3
+  // the increments are (1, −a), (0, (1 − μ)a), (0, (1 − μ)μa), …·1e-3: θ₂ = 0.4, then θ = μ.
+  const double a = 0.4 / 0.95, mu = 0.05;
+  matrix<2, 2> m;
+  m << 0, 0, a, mu;
+  kept_identity transient(m);
+  vector<2> z(1e-3, 0), z0, r;
+  newton_statistics stats;
+  newton_solve(transient, z, z0, r, newton_options{}, stats, {});
+  BOOST_TEST(z.cwiseAbs().maxCoeff() <= 1e-15);
+  BOOST_TEST(transient.updates == 0);  // θ₂ = 0.4 ≤ first_ratio_bound: kept, then θ = 0.05
+  BOOST_TEST(newton_options{}.refresh_contraction < 0.4);  // the rule for later ratios would refresh
+
+  // M = 0.45 I: θ = 0.45 at every iteration; kept after the first ratio, refreshed at the second.
+  kept_identity slow(0.45 * matrix<2, 2>::Identity());
+  z << 1e-3, 1e-3;
+  newton_statistics slow_stats;
+  const newton_report rep = newton_solve(slow, z, z0, r, newton_options{}, slow_stats, {});
+  BOOST_TEST(z.cwiseAbs().maxCoeff() <= 1e-15);
+  BOOST_TEST(slow.updates == 1);
+  BOOST_TEST(rep.iterations <= 6);  // three with the kept matrix, then the exact one
 }
 
 BOOST_AUTO_TEST_CASE(failures_throw_step_error_with_context) {

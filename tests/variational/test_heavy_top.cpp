@@ -15,6 +15,7 @@
 #include "geomint/constrained/rattle.hpp"
 #include "geomint/problems/heavy_top.hpp"
 #include "geomint/system/consistency.hpp"
+#include "geomint/system/index1.hpp"
 
 using namespace geomint;
 using problems::heavy_top;
@@ -249,4 +250,30 @@ BOOST_AUTO_TEST_CASE(combined_derivatives_agree_with_the_separate_ones_and_feed_
   BOOST_TEST(separate.h_qq_calls > 0);
   BOOST_TEST((x.first - y.first).norm() <= 1e-13);
   BOOST_TEST((x.second - y.second).norm() <= 1e-13);
+}
+
+BOOST_AUTO_TEST_CASE(the_index1_field_takes_the_combined_calls_and_agrees_with_the_separate_ones) {
+  // The index-1 vector field (dense output's Hermite derivatives, the odeint and IDA baselines)
+  // asks for both gradients, ∂²H/∂q∂p and ∂²H/∂p² in one call each when the system has them.
+  const counting_top combined;
+  const top_without_combined_calls separate;
+  index1_vector_field<counting_top> f(combined);
+  index1_vector_field<top_without_combined_calls> g(separate);
+  std::mt19937 rng(11);
+  std::normal_distribution<double> normal;
+  for (int trial = 0; trial < 5; ++trial) {
+    vector<4> e, p;
+    for (int i = 0; i < 4; ++i) e(i) = normal(rng), p(i) = normal(rng);
+    vector<4> dq, dp, dq2, dp2;
+    f(0.0, e, p, dq, dp);
+    g(0.0, e, p, dq2, dp2);
+    // The same arithmetic on the same derivatives (equal to 1e-15, above): equal to rounding.
+    BOOST_TEST((dq - dq2).norm() <= 1e-14 * dq2.norm());
+    BOOST_TEST((dp - dp2).norm() <= 1e-14 * dp2.norm());
+    BOOST_TEST(std::fabs(f.lambda()(0) - g.lambda()(0)) <= 1e-14 * (std::fabs(g.lambda()(0)) + dp2.norm()));
+  }
+  BOOST_TEST(combined.gradients_calls == 5);
+  BOOST_TEST(combined.dh_dq_calls == 0);
+  BOOST_TEST(combined.hessians_calls == 5);
+  BOOST_TEST(separate.dh_dq_calls == 5);
 }

@@ -43,8 +43,12 @@ class index1_vector_field {
     if constexpr (detail::has_set_time<System>::value) sys.set_time(t);
     q_ = q_in;
     p_ = p_in;
-    sys.dh_dp(q_, p_, v_);
-    sys.dh_dq(q_, p_, f_);
+    if constexpr (traits::has_gradients) {
+      sys.gradients(q_, p_, f_, v_);
+    } else {
+      sys.dh_dp(q_, p_, v_);
+      sys.dh_dq(q_, p_, f_);
+    }
     f_ = -f_;
     if constexpr (traits::has_force) {
       sys.force(t, q_, p_, work_);
@@ -55,10 +59,9 @@ class index1_vector_field {
       dense_g_ = g_;
       // right-hand side: [vᵀ∇²g_k v]_k + G H_pq v + G H_pp (f − H_q)
       curvature(sys);
-      second_.h_qp(sys, q_, p_, hess_);
+      second_.mixed_and_momentum(sys, q_, p_, hqq_, hess_, hpp_);
       work_.noalias() = hess_.transpose() * v_;  // H_pq v, H_pq = ∂(∂H/∂p)/∂q = H_qpᵀ
       rhs_ += dense_g_ * work_;
-      second_.h_pp(sys, q_, p_, hpp_);
       work_.noalias() = hpp_ * f_;
       rhs_ += dense_g_ * work_;
       w_.noalias() = dense_g_ * hpp_;
@@ -89,6 +92,7 @@ class index1_vector_field {
     rhs_.resize(m);
     lambda_.resize(m);
     hess_.resize(n, n);
+    hqq_.resize(n, n);
     hpp_.resize(n, n);
     w_.resize(m, n);
     a_.resize(m, m);
@@ -124,7 +128,7 @@ class index1_vector_field {
   typename traits::jacobian_type g_, g2_;
   matrix<M, N> dense_g_;
   vector<M> rhs_, lambda_;
-  matrix<N, N> hess_, hpp_;
+  matrix<N, N> hess_, hqq_, hpp_;  // hqq_: scratch for hessians(), which forms ∂²H/∂q² too
   matrix<M, N> w_;
   matrix<M, M> a_;
   Eigen::PartialPivLU<matrix<M, M>> lu_;

@@ -88,6 +88,17 @@ class second_derivatives {
       h_pp(s, q, p, pp);
     }
   }
+  /// ∂²H/∂q∂p and ∂²H/∂p² at (q, p), for users that need no ∂²H/∂q²: from one hessians() call
+  /// when the system has it (∂²H/∂q² then lands in `scratch`), else one by one.
+  template <class Q, class P, class S, class QP, class PP>
+  void mixed_and_momentum(const System& s, const Q& q, const P& p, S& scratch, QP& qp, PP& pp) {
+    if constexpr (traits::has_hessians) {
+      s.hessians(q, p, scratch, qp, pp);
+    } else {
+      h_qp(s, q, p, qp);
+      h_pp(s, q, p, pp);
+    }
+  }
   /// out = Σ_k λ_k ∇²g_k(q) = ∂(G(q)ᵀλ)/∂q
   template <class Q, class L, class G, class Out>
   void constraint_hessian(const System& s, const Q& q, const L& lambda, G& jac, Out& out) {

@@ -152,7 +152,7 @@ class general_stages {
   /// took the heavy top's iterate to |P| ~ 1e10).
   bool has_jacobian() const { return have_jacobian_ && jacobian_h_ == h_; }
   void update_jacobian(const unknowns& z) {
-    evaluate(z);
+    evaluate(z, false);  // stage values and G(Q_j); the first derivatives are not needed here
     auto& jm = lu_.system_matrix();
     jm.setIdentity();
     hpp_scale_ = 0;
@@ -270,16 +270,19 @@ class general_stages {
   int g_offset(int i) const { return S * n_ + (S - 1) * n_ + (i - 1) * m_; }
   int lambda_offset(int k) const { return S * n_ + (S - 1) * n_ + k * m_; }
 
-  /// Stage values and the derivatives the residual needs, at z.
-  void evaluate(const unknowns& z) {
+  /// Stage values, constraint Jacobians and (with_gradients) the first derivatives the
+  /// residual needs, at z.
+  void evaluate(const unknowns& z, bool with_gradients = true) {
     const System& sys = *sys_;
     p_ = columns<S>(z.data(), n_);
     q_.template rightCols<S - 1>() = columns<S - 1>(z.data() + q_offset(1), n_);
     lambda_ = Eigen::Map<const matrix<M, S - 1>>(z.data() + lambda_offset(0), m_, S - 1);
     for (int j = 0; j < S; ++j) {
       work_ = q_.col(j);
-      work2_ = p_.col(j);
       at_time(sys, stage_time(j));
+      if (j > 0 && m_ > 0) sys.constraint_jacobian(work_, jac_[j]);
+      if (!with_gradients) continue;
+      work2_ = p_.col(j);
       if constexpr (traits::has_gradients) {
         sys.gradients(work_, work2_, fq_col_, fp_col_);
       } else {
@@ -292,7 +295,6 @@ class general_stages {
       }
       fq_.col(j) = fq_col_;
       fp_.col(j) = fp_col_;
-      if (j > 0 && m_ > 0) sys.constraint_jacobian(work_, jac_[j]);
       if (j < S - 1 && m_ > 0) gl_.col(j).noalias() = jac_[j].transpose() * lambda_.col(j);
     }
   }
