@@ -201,6 +201,15 @@ struct counting_top : heavy_top {
     heavy_top::h_qq(e, p, out);
   }
 };
+/// `count` points (e, p) with standard normal entries (off the constraint manifold too).
+std::vector<top_state> random_points(unsigned seed, int count) {
+  std::mt19937 rng(seed);
+  std::normal_distribution<double> normal;
+  std::vector<top_state> points(count);
+  for (auto& [e, p] : points)
+    for (int i = 0; i < 4; ++i) e(i) = normal(rng), p(i) = normal(rng);
+  return points;
+}
 /// The heavy top without gradients() and hessians(): the solver asks for each derivative alone.
 struct top_without_combined_calls : counting_top {
   template <class Q, class P, class DQ, class DP>
@@ -214,11 +223,7 @@ BOOST_AUTO_TEST_CASE(combined_derivatives_agree_with_the_separate_ones_and_feed_
   static_assert(system_traits<heavy_top>::has_gradients && !system_traits<top_without_combined_calls>::has_gradients);
   static_assert(system_traits<heavy_top>::has_hessians && !system_traits<top_without_combined_calls>::has_hessians);
   const heavy_top top;
-  std::mt19937 rng(5);
-  std::normal_distribution<double> normal;
-  for (int trial = 0; trial < 5; ++trial) {
-    vector<4> e, p;
-    for (int i = 0; i < 4; ++i) e(i) = normal(rng), p(i) = normal(rng);
+  for (const auto& [e, p] : random_points(5, 5)) {
     vector<4> dq, dp, u, v;
     top.gradients(e, p, dq, dp);
     top.dh_dq(e, p, u), top.dh_dp(e, p, v);
@@ -259,11 +264,7 @@ BOOST_AUTO_TEST_CASE(the_index1_field_takes_the_combined_calls_and_agrees_with_t
   const top_without_combined_calls separate;
   index1_vector_field<counting_top> f(combined);
   index1_vector_field<top_without_combined_calls> g(separate);
-  std::mt19937 rng(11);
-  std::normal_distribution<double> normal;
-  for (int trial = 0; trial < 5; ++trial) {
-    vector<4> e, p;
-    for (int i = 0; i < 4; ++i) e(i) = normal(rng), p(i) = normal(rng);
+  for (const auto& [e, p] : random_points(11, 5)) {
     vector<4> dq, dp, dq2, dp2;
     f(0.0, e, p, dq, dp);
     g(0.0, e, p, dq2, dp2);

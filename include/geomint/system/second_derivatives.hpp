@@ -80,13 +80,8 @@ class second_derivatives {
   /// share most of their work for a non-separable H), else one by one.
   template <class Q, class P, class QQ, class QP, class PP>
   void all(const System& s, const Q& q, const P& p, QQ& qq, QP& qp, PP& pp) {
-    if constexpr (traits::has_hessians) {
-      s.hessians(q, p, qq, qp, pp);
-    } else {
-      h_qq(s, q, p, qq);
-      h_qp(s, q, p, qp);
-      h_pp(s, q, p, pp);
-    }
+    if constexpr (!traits::has_hessians) h_qq(s, q, p, qq);
+    mixed_and_momentum(s, q, p, qq, qp, pp);  // with hessians(), this fills qq too
   }
   /// ∂²H/∂q∂p and ∂²H/∂p² at (q, p), for users that need no ∂²H/∂q²: from one hessians() call
   /// when the system has it (∂²H/∂q² then lands in `scratch`), else one by one.

@@ -161,12 +161,8 @@ class general_stages {
       work2_ = p_.col(j);
       const double tj = stage_time(j);
       at_time(*sys_, tj);
-      if (j > 0 || traits::has_hessians) {
-        second_.all(*sys_, work_, work2_, hqq_, hqp_, hpp_);
-      } else {  // Q_1 = q0 is not an unknown: no ∂²H/∂q² at the first stage
-        second_.h_qp(*sys_, work_, work2_, hqp_);
-        second_.h_pp(*sys_, work_, work2_, hpp_);
-      }
+      if (j > 0) second_.all(*sys_, work_, work2_, hqq_, hqp_, hpp_);
+      else second_.mixed_and_momentum(*sys_, work_, work2_, hqq_, hqp_, hpp_);  // Q_1 = q0: no ∂²H/∂q²
       hpp_scale_ = std::fmax(hpp_scale_, hpp_.cwiseAbs().maxCoeff());
       // ∂R_Q,i/∂P_j = −h â_ij H_pp,j;  ∂R_Q,i/∂Q_j = −h â_ij H_qpᵀ (∂(∂H/∂p)/∂q)
       for (int i = 1; i < S; ++i) {
