@@ -77,7 +77,7 @@ const char* run_help =
     "state, and the invariant errors and residuals, every K steps and at the end.\n"
     "  --method ID        a method's alias or id (geomint list shows those available for PROBLEM)\n"
     "  --dt H             step size, > 0\n"
-    "  --t-end T          final time, >= 0; T/H steps (rounded)\n"
+    "  --t-end T          final time, 0 or >= H/2; round(T/H) steps, ending at that multiple of H\n"
     "  --out DIR          output directory, created if missing (default: out)\n"
     "  --every K          sample every K steps (default: about 2000 rows)\n"
     "  --set name=value   a problem parameter or initial value (repeatable; geomint list names them)\n"
@@ -88,13 +88,13 @@ const char* run_help =
 
 const char* compare_help =
     "usage: geomint compare PROBLEM --methods A,B,... [--dt H] [--t-end T] [--ida RTOL|off] [--dopri5 RTOL|off]\n"
-    "                       [--out DIR] [--set name=value ...] [--no-work-precision]\n"
+    "                       [--out DIR] [--set name=value ...] [--no-work-precision] [--section NAME]\n"
     "Runs several methods and the adaptive references on PROBLEM, prints a table and writes\n"
     "DIR/<problem>_summary.csv, <problem>_series_<method>.csv, <problem>_work_precision.csv and,\n"
     "with gnuplot, PNG plots.\n"
     "  --methods A,B,...  aliases or ids, comma-separated (spaces after commas are allowed)\n"
     "  --dt H             step size (default 0.01)\n"
-    "  --t-end T          final time (default 100)\n"
+    "  --t-end T          final time (default 100); every run ends after round(T/H) steps of H\n"
     "  --ida RTOL|off     tolerance of the IDA reference (constrained problems; default 1e-8)\n"
     "  --dopri5 RTOL|off  tolerance of the dopri5 reference (constrained and Lie-Poisson problems;\n"
     "                     default 1e-8)\n"
@@ -154,16 +154,6 @@ void on_signal(int signal) {
     std::signal(signal, SIG_DFL);
     std::raise(signal);  // delivered when the handler returns: the default action ends the program
   }
-}
-
-double parse_number(const std::string& option, const std::string& text) {
-  errno = 0;
-  char* end = nullptr;
-  const double v = std::strtod(text.c_str(), &end);
-  if (text.empty() || end != text.c_str() + text.size() || errno == ERANGE)
-    throw usage_error(option + ": '" + text + "' is not a number");
-  if (!std::isfinite(v)) throw usage_error(option + ": must be finite, got '" + text + "'");
-  return v;
 }
 
 std::vector<std::string> split(const std::string& s, char sep) {
@@ -315,10 +305,17 @@ step_plan make_plan(double dt, double t_end, long every, long target_samples, bo
     throw usage_error("--t-end / --dt = " + format_number(t_end) + " / " + format_number(dt) + " asks for " +
                       format_number(n) + " steps; at most 1e+11 are allowed");
   p.steps = static_cast<long>(n);
-  if (t_end > 0 && p.steps == 0) throw usage_error("--t-end must be 0 or at least --dt/2");
-  if (notes && std::fabs(static_cast<double>(p.steps) * dt - t_end) > 1e-9 * std::fmax(1.0, t_end))
-    std::fprintf(stderr, "geomint: note: t-end is not a multiple of dt; integrating %ld steps to t = %.12g\n", p.steps,
-                 static_cast<double>(p.steps) * dt);
+  if (t_end > 0 && p.steps == 0)
+    throw usage_error("--t-end (" + format_number(t_end) + ") must be 0 or at least --dt/2 (" + format_number(dt / 2) +
+                      "): a run takes round(t-end / dt) steps");
+  // A t-end that is not a multiple of dt: every run of the command (methods, references, the
+  // work-precision rows) ends where the methods' round(t-end / dt) steps end.
+  if (std::fabs(static_cast<double>(p.steps) * dt - t_end) > 1e-9 * std::fmax(1.0, t_end)) {
+    p.t_end = static_cast<double>(p.steps) * dt;
+    if (notes)
+      std::fprintf(stderr, "geomint: note: t-end is not a multiple of dt; every run ends after %ld steps, at t = %.12g\n",
+                   p.steps, p.t_end);
+  }
   p.every = every > 0 ? every : std::max(1L, p.steps / target_samples);
   return p;
 }
@@ -407,15 +404,29 @@ struct section_output {
     recorder.definition = &definition;
     recorder.csv = &csv;
   }
-  /// The PNG of these methods' sections side by side (gnuplot; a note if it cannot be drawn).
-  void plot(const std::vector<std::string>& methods, const std::string& png) const {
-    std::string message;
-    const auto written = write_section_plot({a_.out, a_.problem, definition.name, definition.definition,
-                                             definition.x_name, definition.y_name, png, methods},
-                                            message);
+  /// "section NAME: K points -> CSV" on stdout, and the PNG's path once it is drawn.
+  void report(const std::string& png) const {
     std::printf("section %s: %ld points -> %s%s%s\n", definition.name.c_str(), recorder.points, csv.path().c_str(),
-                written.empty() ? "" : ", ", written.empty() ? "" : written.front().c_str());
+                png.empty() ? "" : ", ", png.c_str());
+  }
+  /// The PNG of these sections side by side (gnuplot), one panel per method with points; its
+  /// path, or "" with a note on stderr saying why there is none.
+  static std::string plot(const std::vector<const section_output*>& sections, const std::vector<std::string>& methods,
+                          const std::string& png) {
+    std::vector<std::string> with_points;
+    for (std::size_t i = 0; i < sections.size(); ++i)
+      if (sections[i]->recorder.points > 0) with_points.push_back(methods[i]);
+    const section_output& s = *sections.front();
+    if (with_points.empty()) {
+      std::fprintf(stderr, "geomint: note: no trajectory crossed section %s: no PNG\n", s.definition.name.c_str());
+      return "";
+    }
+    std::string message;
+    const auto written = write_section_plot({s.a_.out, s.a_.problem, s.definition.name, s.definition.definition,
+                                             s.definition.x_name, s.definition.y_name, png, with_points},
+                                            message);
     if (!message.empty()) std::fprintf(stderr, "geomint: note: %s\n", message.c_str());
+    return written.empty() ? "" : written.front();
   }
 
   const arguments& a_;
@@ -439,11 +450,11 @@ int run_command(const arguments& a) {
   csv_preamble{version_line, a.problem, values.all()}.write(
       csv, {{"method", m.properties.id + " (" + m.properties.alias + ")"},
             {"dt", exact_number(a.dt)},
-            {"t_end", exact_number(a.t_end)},
+            {"t_end", exact_number(plan.t_end)},
             {"steps", std::to_string(plan.steps)},
             {"every", std::to_string(plan.every)}});
   std::printf("%s, %s (%s), dt = %g, t-end = %g, every %ld steps -> %s\n", a.problem.c_str(),
-              m.properties.alias.c_str(), m.properties.id.c_str(), a.dt, a.t_end, plan.every, csv.path().c_str());
+              m.properties.alias.c_str(), m.properties.id.c_str(), a.dt, plan.t_end, plan.every, csv.path().c_str());
   std::unique_ptr<section_output> section;
   if (!a.section.empty()) section = std::make_unique<section_output>(a, d, values, m);
   print_table_header();
@@ -452,7 +463,8 @@ int run_command(const arguments& a) {
   print_table_row(s);
   if (section) {
     section->csv.close();
-    section->plot({m.properties.alias}, a.problem + "_" + m.properties.alias + "_section.png");
+    section->report(section_output::plot({section.get()}, {m.properties.alias},
+                                         a.problem + "_" + m.properties.alias + "_section.png"));
   }
   if (interrupted) return stopped_by_signal();
   return s.ok ? exit_ok : exit_failure;
@@ -528,8 +540,9 @@ int compare_command(const arguments& a) {
   const auto refs = find_references(a, d);
   const parameter_values values = build_parameters(a, d);
   const auto problem = d.make(values);
-  const double dt = std::isnan(a.dt) ? 0.01 : a.dt, t_end = std::isnan(a.t_end) ? 100.0 : a.t_end;
-  const step_plan plan = make_plan(dt, t_end, 0, 1000);
+  const double dt = std::isnan(a.dt) ? 0.01 : a.dt;
+  const step_plan plan = make_plan(dt, std::isnan(a.t_end) ? 100.0 : a.t_end, 0, 1000);
+  const double t_end = plan.t_end;  // the end of every run below (make_plan)
   std::vector<double> sample_times;
   for (long k = plan.every; k < plan.steps; k += plan.every) sample_times.push_back(static_cast<double>(k) * dt);
   if (plan.steps > 0) sample_times.push_back(static_cast<double>(plan.steps) * dt);
@@ -560,8 +573,12 @@ int compare_command(const arguments& a) {
     labels.push_back(m->properties.alias);
   }
   if (!sections.empty()) {
-    std::vector<std::string> with_sections(labels.begin(), labels.begin() + static_cast<long>(sections.size()));
-    sections.front()->plot(with_sections, a.problem + "_section.png");
+    std::vector<const section_output*> all;
+    for (const auto& sec : sections) all.push_back(sec.get());
+    const std::vector<std::string> with_sections(labels.begin(), labels.begin() + static_cast<long>(sections.size()));
+    const std::string png = section_output::plot(all, with_sections, a.problem + "_section.png");
+    for (const auto& sec : sections) sec->report("");
+    if (!png.empty()) std::printf("section %s: all methods -> %s\n", sections.front()->definition.name.c_str(), png.c_str());
   }
   for (const auto& [r, tol] : refs) {
     if (interrupted) break;
@@ -645,9 +662,8 @@ int compare_command(const arguments& a) {
   return failed ? exit_failure : exit_ok;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+/// The command, with its exit code.
+int run_geomint(int argc, char** argv) {
   struct sigaction sa {};
   sa.sa_handler = on_signal;
   sigemptyset(&sa.sa_mask);
@@ -664,6 +680,7 @@ int main(int argc, char** argv) {
   try {
     if (argc < 2) throw usage_error("no command given");
     if (command == "--version" || command == "version") {
+      if (argc >= 3) throw usage_error(command + " takes no arguments, got '" + std::string(argv[2]) + "'");
       std::printf("geomint %s\n", GEOMINT_VERSION);
       return exit_ok;
     }
@@ -704,4 +721,16 @@ int main(int argc, char** argv) {
     if (mpi) mpi->abort(exit_failure);  // the other ranks may be waiting for this one
     return exit_failure;
   }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int code = run_geomint(argc, argv);
+  // Output that never reached its file (a full disk, /dev/full) is an I/O error, not success.
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    std::fprintf(stderr, "geomint: I/O error: writing the standard output failed\n");
+    return code == exit_ok ? exit_io : code;
+  }
+  return code;
 }

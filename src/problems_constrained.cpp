@@ -58,7 +58,7 @@ const registration problems_constrained([] {
                [](const parameter_values& v) {
                  pendulum_chain_parameters p;
                  const double links = v["links"];
-                 if (links < 1 || links > 1e6) throw usage_error("--set links: must be in 1 ... 1000000");
+                 if (links < 1 || links > 1e6) throw usage_error("parameter links: must be in 1 ... 1000000");
                  p.links = static_cast<int>(links);
                  p.mass = positive(v, "mass");
                  p.length = positive(v, "length");
@@ -82,7 +82,7 @@ const registration problems_constrained([] {
                  p.a1 = v["a1"];
                  p.a2 = v["a2"];
                  p.a3 = v["a3"];
-                 if (p.a1 < 0 || p.a2 < 0 || p.a3 < 0) throw usage_error("--set a1, a2, a3: must be >= 0");
+                 if (p.a1 < 0 || p.a2 < 0 || p.a3 < 0) throw usage_error("parameters a1, a2, a3: must be >= 0");
                  const variable_mass_sphere sys(p);
                  return std::make_unique<hamiltonian_problem<variable_mass_sphere>>(sys, sys.initial_state());
                }});
@@ -116,7 +116,7 @@ const registration problems_constrained([] {
                        std::snprintf(digits, sizeof digits, "%.17g", e(i) / e.norm());
                        fix += " --set e" + std::to_string(i) + "=" + digits;
                      }
-                   throw usage_error("--set e0..e3: the orientation quaternion must have |e| = 1 (initial data off the "
+                   throw usage_error("parameters e0..e3: the orientation quaternion must have |e| = 1 (initial data off the "
                                      "constraint manifold are rejected), got |e| = " + format_number(e.norm()) +
                                      (fix.empty() ? "" : "; normalized:" + fix));
                  }

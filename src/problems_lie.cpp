@@ -54,7 +54,7 @@ const registration problems_lie([] {
                  p.gravity = v["gravity"];
                  p.length = v["length"];
                  p.chi = vector<3>(v["chi_x"], v["chi_y"], v["chi_z"]);
-                 if (!(p.chi.norm() > 0)) throw usage_error("--set chi_x, chi_y, chi_z: must be nonzero");
+                 if (!(p.chi.norm() > 0)) throw usage_error("parameters chi_x, chi_y, chi_z: must be nonzero");
                  p.chi.normalize();
                  vector<6> y;
                  y << v["u1"], v["u2"], v["u3"], v["v1"], v["v2"], v["v3"];
@@ -70,7 +70,7 @@ const registration problems_lie([] {
                "tr(W^k)/3",
                "lie-poisson", {{"seed", 1999, "seed of the random initial vorticity (a whole number)", "1", true}},
                [](const parameter_values& v) {
-                 if (v["seed"] < 0 || v["seed"] > 4294967295.0) throw usage_error("--set seed: must be in 0 ... 2^32 - 1");
+                 if (v["seed"] < 0 || v["seed"] > 4294967295.0) throw usage_error("parameter seed: must be in 0 ... 2^32 - 1");
                  return std::make_unique<lie_poisson_problem<sine_euler_su3>>(
                      sine_euler_su3(), sine_euler_su3::random_initial_state(static_cast<unsigned>(v["seed"])));
                }});

@@ -72,7 +72,7 @@ const registration problems_riemannian([] {
                  p.chi_y = v["chi_y"];
                  p.chi_z = v["chi_z"];
                  if (!(vector<3>(p.chi_x, p.chi_y, p.chi_z).norm() > 0))
-                   throw usage_error("--set chi_x, chi_y, chi_z: the centre-of-mass direction must be nonzero");
+                   throw usage_error("parameters chi_x, chi_y, chi_z: the centre-of-mass direction must be nonzero");
                  const heavy_top_so3 sys(p);
                  return std::make_unique<heavy_top_so3_problem>(
                      sys, sys.initial_state(v["tilt"], vector<3>(v["omega1"], v["omega2"], v["omega3"])));

@@ -76,14 +76,6 @@ std::string trim(const std::string& s) {
   return a == std::string::npos ? "" : s.substr(a, b - a + 1);
 }
 
-double number(const std::string& what, const std::string& text) {
-  char* end = nullptr;
-  errno = 0;
-  const double v = std::strtod(text.c_str(), &end);
-  if (text.empty() || end != text.c_str() + text.size() || errno == ERANGE || !std::isfinite(v))
-    throw usage_error(what + ": '" + text + "' is not a finite number");
-  return v;
-}
 }  // namespace
 
 std::vector<variation> parse_variations(const std::vector<std::string>& texts, const std::vector<parameter>& parameters,
@@ -102,15 +94,18 @@ std::vector<variation> parse_variations(const std::vector<std::string>& texts, c
       std::string valid;
       for (const auto& x : parameters) valid += (valid.empty() ? "" : ", ") + x.name;
       throw usage_error("--vary: the problem has no parameter '" + v.name + "'; valid: " +
-                        (valid.empty() ? std::string("(none)") : valid));
+                        (valid.empty() ? std::string("it has no parameters") : valid));
     }
     for (const auto& earlier : out)
       if (earlier.name == v.name) throw usage_error("--vary " + v.name + " is given twice");
     if (set_names.count(v.name)) throw usage_error("--vary " + v.name + ": the parameter is also fixed with --set");
-    v.lo = number("--vary " + v.name + " (lo)", trim(text.substr(eq + 1, colon - eq - 1)));
-    v.hi = number("--vary " + v.name + " (hi)", trim(text.substr(colon + 1)));
+    v.lo = parse_number("--vary " + v.name + " (lo)", trim(text.substr(eq + 1, colon - eq - 1)));
+    v.hi = parse_number("--vary " + v.name + " (hi)", trim(text.substr(colon + 1)));
     if (v.lo > v.hi)
       throw usage_error("--vary " + v.name + ": lo = " + format_number(v.lo) + " is above hi = " + format_number(v.hi));
+    if (!std::isfinite(v.hi - v.lo))
+      throw usage_error("--vary " + v.name + ": the range " + format_number(v.lo) + " ... " + format_number(v.hi) +
+                        " is wider than the largest double");
     v.integer = p->integer;
     if (v.integer && (v.lo != std::floor(v.lo) || v.hi != std::floor(v.hi)))
       throw usage_error("--vary " + v.name + ": a whole-number parameter needs whole lo and hi, got '" + text + "'");
@@ -203,6 +198,11 @@ void write_ensemble_section(const ensemble_request& q, const section_definition&
       ++points;
     }
   out.close();
+  if (points == 0) {
+    std::printf("section %s: 0 points -> %s\n", section.name.c_str(), out.path().c_str());
+    std::fprintf(stderr, "geomint: note: no trajectory crossed section %s: no PNG\n", section.name.c_str());
+    return;
+  }
   std::string message;
   const auto written = write_section_plot({q.out, q.problem, section.name, section.definition, section.x_name,
                                            section.y_name, q.problem + "_ensemble_section.png", {}, true},

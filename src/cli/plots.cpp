@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 
@@ -38,10 +39,17 @@ std::vector<std::string> run_gnuplot(const std::string& gnuplot, const std::stri
                                      std::string& message) {
   const std::string cmd = "cd " + shell_quote(directory) + " && " + shell_quote(gnuplot) + " " + shell_quote(script) +
                           " > " + shell_quote(log_prefix + "_gnuplot.log") + " 2>&1";
+  for (const auto& png : pngs) std::remove((directory + "/" + png).c_str());  // none left from an earlier run
   const int rc = std::system(cmd.c_str());
   std::vector<std::string> written;
   for (const auto& png : pngs)
     if (is_file(directory + "/" + png)) written.push_back(directory + "/" + png);
+  if (rc != 0 && !written.empty()) {
+    // gnuplot stops at a script's first error: the PNGs before the failing plot are complete,
+    // the one it was drawing is not (an empty frame) and is removed.
+    std::remove(written.back().c_str());
+    written.pop_back();
+  }
   if (rc != 0 || written.size() != pngs.size()) {
     message = "gnuplot failed (see " + directory + "/" + log_prefix + "_gnuplot.log); the CSV files are written";
     return written;

@@ -3,8 +3,10 @@
 #include "cli/method_list.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 namespace geomint::cli {
 
@@ -17,6 +19,16 @@ std::string join(const std::vector<std::string>& names) {
   return s;
 }
 }  // namespace
+
+double parse_number(const std::string& what, const std::string& text) {
+  errno = 0;
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size()) throw usage_error(what + ": '" + text + "' is not a number");
+  if (!std::isfinite(v))
+    throw usage_error(what + ": must be finite, got '" + text + "'" + (errno == ERANGE ? " (beyond the largest double)" : ""));
+  return v;
+}
 
 std::string format_number(double v) {
   char b[32];
@@ -41,7 +53,8 @@ void parameter_values::set(const std::string& name, double value, const std::str
     }
     names.push_back(p.name);
   }
-  throw usage_error("--set: problem '" + problem + "' has no parameter '" + name + "'; valid: " + join(names));
+  throw usage_error("--set: problem '" + problem + "' has no parameter '" + name + "'" +
+                    (names.empty() ? std::string("; it has no parameters") : "; valid: " + join(names)));
 }
 
 method_properties properties_of_entry(const method_entry& e) {

@@ -41,6 +41,10 @@ struct parameter {
 /// A number for a message: printf's %g ("-1", "1e+300", "0.1"), never 300 digits or "-0.000000".
 std::string format_number(double v);
 
+/// The finite number `text` spells, whole (strtod; a value below the smallest normal double is
+/// kept as strtod rounds it); usage_error naming `what` otherwise.
+double parse_number(const std::string& what, const std::string& text);
+
 /// Named parameter values after --set overrides.
 class parameter_values {
  public:

@@ -336,6 +336,10 @@ BOOST_AUTO_TEST_CASE(bad_input_gives_exit_code_and_names_the_valid_choices) {
       {"run spherical-pendulum --method rattle --dt -0.1 --t-end 1", 1, "--dt must be > 0"},
       {"run spherical-pendulum --method rattle --dt nan --t-end 1", 1, "--dt: must be finite"},
       {"run spherical-pendulum --method rattle --dt 0.1x --t-end 1", 1, "is not a number"},
+      {"run spherical-pendulum --method rattle --dt 1e400 --t-end 1", 1, "--dt: must be finite, got '1e400' (beyond"},
+      {"run spherical-pendulum --method rattle --dt 0.1 --t-end 0.04", 1, "--t-end (0.04) must be 0 or at least --dt/2 (0.05)"},
+      {"run rigid-body-so5 --method rkmk_rk4_exp --dt 0.1 --t-end 1 --set x=1", 1, "has no parameter 'x'; it has no parameters"},
+      {"--version extra", 1, "--version takes no arguments"},
       {"run spherical-pendulum --method rattle --dt 0.1 --t-end -1", 1, "--t-end must be >= 0"},
       {"run spherical-pendulum --method rattle --dt 0.1", 1, "--t-end is required"},
       {"run spherical-pendulum --method rattle --dt 0.1 --t-end 1 --every 0", 1, "--every must be"},
@@ -1059,7 +1063,8 @@ BOOST_AUTO_TEST_CASE(ensemble_bad_input_gives_exit_code_1_and_says_why) {
       {base + "'--samples= 4'", "--samples must be a whole number in 1 ... 100000000, got ' 4'"},
       {base + "--samples 4 --vary omega", "--vary expects name=lo:hi, got 'omega'"},
       {base + "--samples 4 --vary omega=3:1", "--vary omega: lo = 3 is above hi = 1"},
-      {base + "--samples 4 --vary omega=a:1", "--vary omega (lo): 'a' is not a finite number"},
+      {base + "--samples 4 --vary omega=a:1", "--vary omega (lo): 'a' is not a number"},
+      {base + "--samples 4 --vary theta=-1e308:1e308", "--vary theta: the range -1e+308 ... 1e+308 is wider than"},
       {base + "--samples 4 --vary phi=0:1", "no parameter 'phi'; valid: mass, length, gravity, theta, omega"},
       {base + "--samples 4 --vary omega=0:1 --vary omega=1:2", "--vary omega is given twice"},
       {base + "--samples 4 --vary omega=0:1 --set omega=2", "--vary omega: the parameter is also fixed with --set"},
@@ -1193,9 +1198,19 @@ BOOST_AUTO_TEST_CASE(sections_are_listed_compared_side_by_side_and_checked) {
                            "--dopri5 off --no-work-precision --section default --out o",
                            "section_compare");
   BOOST_TEST_REQUIRE(c.code == 0, c.err);
-  for (const char* m : {"rattle", "leapfrog"})
-    BOOST_TEST(read_csv(path("section_compare", std::string("o/particle-on-ellipsoid_") + m + "_section.csv")).rows.size() >= 2u);
+  for (const char* m : {"rattle", "leapfrog"}) {
+    const std::string file = std::string("o/particle-on-ellipsoid_") + m + "_section.csv";
+    BOOST_TEST(read_csv(path("section_compare", file)).rows.size() >= 2u);
+    BOOST_TEST(contains(c.out, file), c.out);  // every method's section is listed
+  }
   if (have_gnuplot()) BOOST_TEST(non_empty_file(path("section_compare", "o/particle-on-ellipsoid_section.png")));
+  // No crossing (T = 1 on the spherical pendulum): the CSV has no points and no PNG is claimed.
+  const result empty =
+      geomint("run spherical-pendulum --method rattle --dt 0.1 --t-end 1 --section default --out o", "section_empty");
+  BOOST_TEST_REQUIRE(empty.code == 0, empty.err);
+  BOOST_TEST(contains(empty.out, "section default: 0 points"), empty.out);
+  BOOST_TEST(!contains(empty.out, ".png"), empty.out);
+  BOOST_TEST(!non_empty_file(path("section_empty", "o/spherical-pendulum_rattle_section.png")));
 
   // A section that cannot be recorded is refused before anything is written (an earlier run's
   // files in DIR are not overwritten by a run that is refused).
@@ -1265,4 +1280,34 @@ BOOST_AUTO_TEST_CASE(work_precision_runs_land_on_a_short_t_end) {
       BOOST_TEST(contains(line, ",ok"), line);
     }
   BOOST_TEST(rows == 5u);  // 1, 3, 5, 10 and 20 steps
+}
+
+// A t-end that dt does not divide: the methods take round(t-end / dt) steps, and every other run
+// (the references, the work-precision rows at every step size) ends where they do, as the CSV
+// headers say; before, dopri5 and the rows at dt x 2, 1/2 ran on to t-end.
+BOOST_AUTO_TEST_CASE(a_t_end_that_dt_does_not_divide_ends_every_run_at_the_same_time) {
+  const result r = geomint("compare spherical-pendulum --methods rattle,lobatto3 --dt 0.3 --t-end 1 --out c", "t_end_odd");
+  BOOST_TEST_REQUIRE(r.code == 0, r.err);
+  BOOST_TEST(contains(r.err, "every run ends after 3 steps, at t = 0.9"), r.err);
+  for (const char* file : {"c/spherical-pendulum_summary.csv", "c/spherical-pendulum_work_precision.csv"}) {
+    const ensemble_csv c = read_ensemble(path("t_end_odd", file));  // text cells: method, status, ...
+    BOOST_TEST_REQUIRE(c.rows.size() >= 4u, file);
+    for (std::size_t i = 0; i < c.rows.size(); ++i)
+      if (c.cell(i, "status") == "ok")  // 4 dt = 0.9 and 2 dt fail from t = 0 for some methods
+        BOOST_TEST(std::fabs(c.number(i, "t_reached") - 0.9) <= 1e-12, file << ": " << c.cell(i, "method") << " "
+                                                                         << c.cell(i, "setting") << " t_reached "
+                                                                         << c.cell(i, "t_reached"));
+    BOOST_TEST(contains(slurp(path("t_end_odd", file)), "# t_end: 0.8999999999999999"), file);  // 3 x 0.3
+  }
+}
+
+// Output the command could not write (a full disk) is an error, not success.
+BOOST_AUTO_TEST_CASE(a_failed_write_to_stdout_is_an_io_error) {
+  for (const std::string args : {"list", "run spherical-pendulum --method rattle --dt 0.1 --t-end 1 --out o"}) {
+    const int status = std::system(("cd '" + prepare("stdout_full") + "' && " + std::string(GEOMINT_CLI) + " " + args +
+                                    " > /dev/full 2> stderr.txt")
+                                       .c_str());
+    BOOST_TEST((WIFEXITED(status) && WEXITSTATUS(status) == 3), args);
+    BOOST_TEST(contains(slurp(path("stdout_full", "stderr.txt")), "writing the standard output failed"), args);
+  }
 }
