@@ -185,32 +185,50 @@ class trajectory_progress {
 std::string cell(double v) { return exact_number(v); }
 
 /// Every trajectory's section points, in trajectory order: <problem>_ensemble_section.csv
-/// (trajectory, t, x, y) and a Poincaré map coloured by trajectory.
-void write_ensemble_section(const ensemble_request& q, const section_definition& section,
-                            const std::vector<ens::trajectory_record>& records) {
-  csv_file out(q.out + "/" + q.problem + "_ensemble_section.csv");
-  out.comment("section " + section.name + ": " + section.definition);
-  out.header({"trajectory", "t", section.x_name, section.y_name});
-  long points = 0;
-  for (const auto& r : records)
-    for (const auto& c : r.crossings) {
-      out.row({static_cast<double>(r.index), c.t, c.state.at(0), c.state.at(1)});
-      ++points;
-    }
-  out.close();
-  if (points == 0) {
-    std::printf("section %s: 0 points -> %s\n", section.name.c_str(), out.path().c_str());
-    std::fprintf(stderr, "geomint: note: no trajectory crossed section %s: no PNG\n", section.name.c_str());
-    return;
+/// (trajectory, t, x, y), written as the records arrive, then a Poincaré map coloured by
+/// trajectory.
+class ensemble_section {
+ public:
+  ensemble_section(const ensemble_request& q, const section_definition& section)
+      : q_(q), section_(section), out_(q.out + "/" + q.problem + "_ensemble_section.csv") {
+    out_.comment("section " + section.name + ": " + section.definition);
+    out_.header({"trajectory", "t", section.x_name, section.y_name});
   }
-  std::string message;
-  const auto written = write_section_plot({q.out, q.problem, section.name, section.definition, section.x_name,
-                                           section.y_name, q.problem + "_ensemble_section.png", {}, true},
-                                          message);
-  std::printf("section %s: %ld points -> %s%s%s\n", section.name.c_str(), points, out.path().c_str(),
-              written.empty() ? "" : ", ", written.empty() ? "" : written.front().c_str());
-  if (!message.empty()) std::fprintf(stderr, "geomint: note: %s\n", message.c_str());
-}
+  void add(const ens::trajectory_record& r) {
+    for (const auto& c : r.crossings) {
+      out_.row({static_cast<double>(r.index), c.t, c.state.at(0), c.state.at(1)});
+      ++points_;
+    }
+  }
+  void finish() {
+    out_.close();
+    if (points_ == 0) {
+      std::printf("section %s: 0 points -> %s\n", section_.name.c_str(), out_.path().c_str());
+      std::fprintf(stderr, "geomint: note: no trajectory crossed section %s: no PNG\n", section_.name.c_str());
+      return;
+    }
+    std::string message;
+    const auto written = write_section_plot({q_.out, q_.problem, section_.name, section_.definition, section_.x_name,
+                                             section_.y_name, q_.problem + "_ensemble_section.png", {}, true},
+                                            message);
+    std::printf("section %s: %ld points -> %s%s%s\n", section_.name.c_str(), points_, out_.path().c_str(),
+                written.empty() ? "" : ", ", written.empty() ? "" : written.front().c_str());
+    if (!message.empty()) std::fprintf(stderr, "geomint: note: %s\n", message.c_str());
+  }
+
+ private:
+  const ensemble_request& q_;
+  const section_definition& section_;
+  csv_file out_;
+  long points_ = 0;
+};
+
+/// A failed trajectory, for the messages after the run.
+struct failure {
+  std::uint64_t index;
+  double t;
+  std::string reason;
+};
 
 }  // namespace
 
@@ -233,14 +251,16 @@ int ensemble_command(const ensemble_request& q, const mpi_session& mpi) {
   grid.steps = q.plan.steps;
   grid.every = q.plan.every;
 
-  // Rank 0 creates the output file before any work (an unwritable directory stops every rank).
+  // Rank 0 creates the output files before any work (an unwritable directory stops every rank).
   const bool writer = mpi.rank() == 0;
   std::unique_ptr<csv_file> csv;
+  std::unique_ptr<ensemble_section> section_out;
   std::string setup_error;
   if (writer) {
     try {
       make_directory(q.out);
       csv = std::make_unique<csv_file>(q.out + "/" + q.problem + "_ensemble.csv");
+      if (section) section_out = std::make_unique<ensemble_section>(q, *section);
     } catch (const io_error& e) {
       setup_error = e.what();
     }
@@ -265,6 +285,26 @@ int ensemble_command(const ensemble_request& q, const mpi_session& mpi) {
                 m.properties.id.c_str(), q.plan.dt, q.plan.t_end, q.plan.steps, q.plan.every, execution_text.c_str(),
                 csv->path().c_str());
     std::fflush(stdout);
+    csv_preamble{q.version, q.problem, q.parameters}.write(
+        *csv, {{"method", m.properties.id + " (" + m.properties.alias + ")"},
+               {"dt", exact_number(q.plan.dt)},
+               {"t_end", exact_number(q.plan.t_end)},
+               {"steps", std::to_string(q.plan.steps)},
+               {"every", std::to_string(q.plan.every)},
+               {"samples", std::to_string(q.samples)},
+               {"seed", std::to_string(q.seed)},
+               {"vary", vary_text.empty() ? "(none)" : vary_text},
+               {"sampling", "trajectory i draws each varied parameter in this order, uniformly in [lo, hi) (whole "
+                            "numbers: lo ... hi), from std::mt19937_64 seeded with std::seed_seq{seed mod 2^32, "
+                            "seed / 2^32, i mod 2^32, i / 2^32}, top 53 bits"},
+               {"execution", execution_text}});
+    std::vector<std::string> columns{"trajectory"};
+    for (const auto& v : vary) columns.push_back(v.name);
+    columns.push_back("status");
+    for (const auto& inv : invariants)
+      columns.push_back(is_conserved(inv.kind) ? "max_" + inv.name + "_error" : "final_" + inv.name + "_residual");
+    for (const char* col : {"steps", "t_reached", "cpu_seconds", "reason"}) columns.push_back(col);
+    csv->header(columns);
   }
 
   // Trajectory i: its parameters drawn from (seed, i), its own problem, stepper and observer.
@@ -299,47 +339,13 @@ int ensemble_command(const ensemble_request& q, const mpi_session& mpi) {
     record.final_state.clear();  // not written: kept off the gather
   };
 
-  trajectory_progress progress(mpi.active());
-  const auto show = [&](std::uint64_t done, std::uint64_t total) { progress.update(done, total); };
-  const auto stop = [] { return static_cast<int>(interrupted); };
-  const double wall0 = wall_seconds();
-  ens::run_result result;
-#ifdef GEOMINT_WITH_MPI
-  if (mpi.active()) result = ens::run_indexed(q.samples, work, ens::mpi_execution{MPI_COMM_WORLD, threads, show, stop});
-  else
-#endif
-    result = ens::run_indexed(q.samples, work, ens::execution{threads, show, stop});
-  const double wall = wall_seconds() - wall0;
-  progress.finish();
-  if (!writer) return 0;
-
-  // ---- the CSV, once, in trajectory order ----
-  csv_preamble{q.version, q.problem, q.parameters}.write(
-      *csv, {{"method", m.properties.id + " (" + m.properties.alias + ")"},
-             {"dt", exact_number(q.plan.dt)},
-             {"t_end", exact_number(q.plan.t_end)},
-             {"steps", std::to_string(q.plan.steps)},
-             {"every", std::to_string(q.plan.every)},
-             {"samples", std::to_string(q.samples)},
-             {"seed", std::to_string(q.seed)},
-             {"vary", vary_text.empty() ? "(none)" : vary_text},
-             {"sampling", "trajectory i draws each varied parameter in this order, uniformly in [lo, hi) (whole "
-                          "numbers: lo ... hi), from std::mt19937_64 seeded with std::seed_seq{seed mod 2^32, "
-                          "seed / 2^32, i mod 2^32, i / 2^32}, top 53 bits"},
-             {"execution", execution_text}});
-  std::vector<std::string> columns{"trajectory"};
-  for (const auto& v : vary) columns.push_back(v.name);
-  columns.push_back("status");
-  for (const auto& inv : invariants)
-    columns.push_back(is_conserved(inv.kind) ? "max_" + inv.name + "_error" : "final_" + inv.name + "_residual");
-  for (const char* c : {"steps", "t_reached", "cpu_seconds", "reason"}) columns.push_back(c);
-  csv->header(columns);
-
+  // ---- rank 0 writes each record as it arrives, in trajectory order (ens::record_sink) ----
   std::uint64_t ok = 0, failed = 0, stopped = 0, not_run = 0;
   std::vector<double> worst(invariants.size(), 0.0);
-  std::vector<const ens::trajectory_record*> failures;
+  std::vector<failure> failures;  // the first few, for stderr
+  const std::size_t shown = 5;
   double cpu = 0;
-  for (const auto& r : result.records) {
+  const ens::record_sink sink = [&](ens::trajectory_record&& r, int stop_code) {
     std::vector<std::string> cells{std::to_string(r.index)};
     for (double v : draw(q.seed, r.index, vary)) cells.push_back(cell(v));
     cells.push_back(ens::to_string(r.status));
@@ -351,9 +357,10 @@ int ensemble_command(const ensemble_request& q, const mpi_session& mpi) {
     cells.push_back(ran ? cell(r.t_reached) : "");
     cells.push_back(ran ? cell(r.cpu_seconds) : "");
     std::string reason = r.reason;
-    if (r.status == ens::trajectory_status::interrupted) reason = "interrupted by " + signal_name(result.stop_code);
+    if (r.status == ens::trajectory_status::interrupted) reason = "interrupted by " + signal_name(stop_code);
     cells.push_back(csv_cell(reason));
     csv->text_row(cells);
+    if (section_out) section_out->add(r);
     cpu += r.cpu_seconds;
     switch (r.status) {
       case ens::trajectory_status::ok:
@@ -363,12 +370,29 @@ int ensemble_command(const ensemble_request& q, const mpi_session& mpi) {
         break;
       case ens::trajectory_status::failed:
         ++failed;
-        failures.push_back(&r);
+        if (failures.size() < shown) failures.push_back({r.index, r.t_reached, r.reason});
         break;
       case ens::trajectory_status::interrupted: ++stopped; break;
       case ens::trajectory_status::not_run: ++not_run; break;
     }
-  }
+  };
+
+  trajectory_progress progress(mpi.active());
+  const auto show = [&](std::uint64_t done, std::uint64_t total) { progress.update(done, total); };
+  const auto stop = [] { return static_cast<int>(interrupted); };
+  const double wall0 = wall_seconds();
+  ens::run_result result;
+#ifdef GEOMINT_WITH_MPI
+  if (mpi.active())
+    result = ens::run_indexed(q.samples, work,
+                              ens::mpi_execution{MPI_COMM_WORLD, threads, show, stop, writer ? sink : ens::record_sink{}});
+  else
+#endif
+    result = ens::run_indexed(q.samples, work, ens::execution{threads, show, stop, sink});
+  const double wall = wall_seconds() - wall0;
+  progress.finish();
+  if (!writer) return 0;
+
   std::string status = result.stop_code ? "interrupted (" + signal_name(result.stop_code) + ")" : failed ? "FAILED" : "ok";
   status += ": " + std::to_string(ok + failed) + " of " + std::to_string(q.samples) + " trajectories finished (" +
             std::to_string(ok) + " ok, " + std::to_string(failed) + " FAILED)";
@@ -389,15 +413,14 @@ int ensemble_command(const ensemble_request& q, const mpi_session& mpi) {
     std::printf("\n");
   }
   std::printf("written: %s\n", csv->path().c_str());
-  if (section) write_ensemble_section(q, *section, result.records);
+  if (section_out) section_out->finish();
   std::fflush(stdout);
-  const std::size_t shown = 5;
-  for (std::size_t k = 0; k < failures.size() && k < shown; ++k)
-    std::fprintf(stderr, "geomint: trajectory %llu failed at t = %g: %s\n",
-                 static_cast<unsigned long long>(failures[k]->index), failures[k]->t_reached, failures[k]->reason.c_str());
-  if (failures.size() > shown)
-    std::fprintf(stderr, "geomint: %zu more trajectories failed (the reason column of %s says why)\n",
-                 failures.size() - shown, csv->path().c_str());
+  for (const failure& f : failures)
+    std::fprintf(stderr, "geomint: trajectory %llu failed at t = %g: %s\n", static_cast<unsigned long long>(f.index), f.t,
+                 f.reason.c_str());
+  if (failed > failures.size())
+    std::fprintf(stderr, "geomint: %llu more trajectories failed (the reason column of %s says why)\n",
+                 static_cast<unsigned long long>(failed - failures.size()), csv->path().c_str());
   if (result.stop_code) {
     std::fprintf(stderr, "geomint: stopped by %s; %s holds every finished trajectory\n",
                  signal_name(result.stop_code).c_str(), csv->path().c_str());

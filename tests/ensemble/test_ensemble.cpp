@@ -244,6 +244,72 @@ BOOST_AUTO_TEST_CASE(a_stop_request_ends_running_trajectories_and_leaves_the_res
   BOOST_TEST(last_finished == 4u);
 }
 
+// A sink gets the records one by one in trajectory order as they become final (so a large
+// ensemble's output is written as it runs): the same records as run_result::records, for any
+// thread count, with trajectories that finish out of order held back until the earlier ones
+// arrive; after a stop, the stop code with every interrupted record and not_run for the rest.
+BOOST_AUTO_TEST_CASE(a_sink_receives_the_records_in_trajectory_order) {
+  const ens::run_result collected = run_pendulums(1);
+  for (unsigned threads : {1u, 2u, 4u}) {
+    std::vector<ens::trajectory_record> streamed;
+    ens::execution exec{threads};
+    exec.sink = [&](ens::trajectory_record&& r, int stop_code) {
+      BOOST_TEST(stop_code == 0);
+      streamed.push_back(std::move(r));
+    };
+    const ens::run_result r = ens::run(
+        geomint::rattle<state>(), 48, pendulum_of, grid,
+        [](std::uint64_t, const spherical_pendulum& s) { return ens::constrained_invariants(s); }, exec);
+    BOOST_TEST(r.records.empty());  // handed to the sink instead
+    BOOST_TEST_REQUIRE(streamed.size() == 48u);
+    for (std::size_t i = 0; i < 48; ++i) require_same(streamed[i], collected.records[i]);
+  }
+
+  // Trajectory 0 finishes last (it waits for 1 … 9): the others are held, then come in order.
+  std::atomic<int> others{0};
+  const ens::trajectory_work slow_first = [&](std::uint64_t i, ens::trajectory_record& r, const std::atomic<bool>&) {
+    if (i == 0)
+      while (others.load() < 9) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    else
+      ++others;
+    r.status = ens::trajectory_status::ok;
+    r.steps = static_cast<std::int64_t>(i);
+  };
+  std::vector<std::uint64_t> order;
+  ens::execution two{2};
+  two.sink = [&](ens::trajectory_record&& r, int) {
+    BOOST_TEST(r.steps == static_cast<std::int64_t>(r.index));
+    order.push_back(r.index);
+  };
+  ens::run_indexed(10, slow_first, two);
+  BOOST_TEST(order == (std::vector<std::uint64_t>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}), boost::test_tools::per_element());
+
+  // A stop: trajectory 2 runs until stopped, the stop is requested once it has started.
+  std::atomic<bool> two_started{false};
+  const ens::trajectory_work stopping = [&](std::uint64_t i, ens::trajectory_record& r, const std::atomic<bool>& stop) {
+    r.status = ens::trajectory_status::ok;
+    if (i < 2) return;
+    if (i == 2) two_started = true;
+    while (!stop.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    r.status = ens::trajectory_status::interrupted;
+  };
+  std::vector<ens::trajectory_record> rest;
+  ens::execution stop_exec{1};
+  stop_exec.stop_requested = [&] { return two_started.load() ? 2 : 0; };
+  stop_exec.sink = [&](ens::trajectory_record&& r, int stop_code) {
+    if (r.status == ens::trajectory_status::interrupted) BOOST_TEST(stop_code == 2);
+    rest.push_back(std::move(r));
+  };
+  BOOST_TEST(ens::run_indexed(20, stopping, stop_exec).stop_code == 2);
+  BOOST_TEST_REQUIRE(rest.size() == 20u);
+  for (std::size_t i = 0; i < 20; ++i) {
+    BOOST_TEST(rest[i].index == i);
+    const auto expected = i < 2 ? ens::trajectory_status::ok : i == 2 ? ens::trajectory_status::interrupted
+                                                                      : ens::trajectory_status::not_run;
+    BOOST_TEST(static_cast<int>(rest[i].status) == static_cast<int>(expected), "trajectory " << i);
+  }
+}
+
 namespace {
 /// A hook that records a crossing at every 10th step: the time and the state there.
 struct every_tenth_step {

@@ -1,6 +1,7 @@
 // geomint::ensemble across MPI ranks (ctest runs this under mpiexec -n 1 and -n 2): rank 0
-// receives, in trajectory order, records identical bit for bit to a one-thread run; a stop
-// request on one rank stops every rank, and every finished record still reaches rank 0.
+// receives, in trajectory order, records identical bit for bit to a one-thread run (collected, or
+// handed to a sink one by one, also for more trajectories than one block holds); a stop request on
+// one rank stops every rank, and every finished record still reaches rank 0.
 #define BOOST_TEST_MODULE geomint_ensemble_mpi
 #include <boost/test/unit_test.hpp>
 
@@ -114,4 +115,44 @@ BOOST_AUTO_TEST_CASE(a_stop_on_the_last_rank_stops_every_rank) {
   BOOST_TEST(interrupted >= 1u);
   BOOST_TEST(interrupted <= static_cast<std::size_t>(2 * ranks()));  // at most one per worker thread
   BOOST_TEST(not_run >= 200u - 4u - 2u * static_cast<std::size_t>(ranks()));
+}
+
+BOOST_AUTO_TEST_CASE(a_sink_on_rank_0_receives_every_record_in_trajectory_order) {
+  // 9000 trajectories of a cheap work: more than two blocks of max_block_size, so blocks run on
+  // both ranks out of order and rank 0 must hold the records that arrive early.
+  const std::uint64_t count = 2 * ens::detail::max_block_size + 808;
+  const ens::trajectory_work work = [](std::uint64_t i, ens::trajectory_record& r, const std::atomic<bool>&) {
+    r.status = ens::trajectory_status::ok;
+    r.steps = static_cast<std::int64_t>(i);
+    r.max_error.assign(1, static_cast<double>(i) / 7);
+  };
+  std::uint64_t next = 0;
+  bool in_order = true;
+  ens::mpi_execution exec{MPI_COMM_WORLD, 2};
+  exec.sink = [&](ens::trajectory_record&& r, int stop_code) {
+    in_order = in_order && r.index == next && r.steps == static_cast<std::int64_t>(next) &&
+               r.max_error == std::vector<double>{static_cast<double>(next) / 7} && stop_code == 0;
+    ++next;
+  };
+  const ens::run_result r = ens::run_indexed(count, work, exec);
+  BOOST_TEST(r.records.empty());
+  BOOST_TEST(in_order);
+  BOOST_TEST(next == (rank() == 0 ? count : 0u));  // the sink runs on rank 0 only
+
+  // The pendulums through a sink: the records a one-thread run collects.
+  if (rank() == 0) {
+    const ens::run_result serial = run_pendulums(23, ens::execution{1});
+    std::vector<ens::trajectory_record> streamed;
+    ens::mpi_execution pendulums{MPI_COMM_WORLD, 2};
+    pendulums.sink = [&](ens::trajectory_record&& rec, int) { streamed.push_back(std::move(rec)); };
+    run_pendulums(23, pendulums);
+    BOOST_TEST_REQUIRE(streamed.size() == 23u);
+    for (std::size_t i = 0; i < 23; ++i) {
+      BOOST_TEST(streamed[i].index == i);
+      BOOST_TEST(streamed[i].final_state == serial.records[i].final_state);
+      BOOST_TEST(streamed[i].max_error == serial.records[i].max_error);
+    }
+  } else {
+    run_pendulums(23, ens::mpi_execution{MPI_COMM_WORLD, 2});
+  }
 }

@@ -6,7 +6,8 @@
 // Every rank of the communicator calls it with the same count. Rank 0 hands out blocks of
 // trajectory indices: a rank asks for the next block while it still has `threads` trajectories
 // queued, so a rank that finishes early takes more; blocks shrink as the work runs out (about
-// remaining / (4 × ranks), at least `threads`). Rank 0 computes too. Records travel to rank 0 as
+// remaining / (4 × ranks), at least `threads`, at most max_block_size: a sink on rank 0 then
+// holds at most a few blocks of records that finished ahead of an earlier one). Rank 0 computes too. Records travel to rank 0 as
 // they finish (at every block request and at least every 0.25 s), so rank 0 counts progress
 // across all ranks and holds every finished trajectory if the run is stopped; it returns them
 // in trajectory order, the other ranks an empty vector. A record depends only on its index
@@ -49,12 +50,17 @@ struct mpi_execution {
   std::function<void(std::uint64_t finished, std::uint64_t total)> progress;
   /// Polled on every rank (calling thread), as in execution: nonzero stops all ranks.
   std::function<int()> stop_requested;
+  /// If set (rank 0), receives the records in trajectory order instead of run_result::records.
+  record_sink sink;
 };
 
 namespace detail {
 
 enum mpi_tag : int { tag_results = 1, tag_block = 2, tag_stop = 3, tag_final = 4 };
 enum results_flag : std::uint32_t { wants_block = 1, rank_done = 2 };
+
+/// The largest block of trajectories handed out at once (unless a rank's threads need more).
+constexpr std::uint64_t max_block_size = 4096;
 
 /// The head of a results message (worker → rank 0); the records' bytes follow.
 struct results_head {
@@ -116,28 +122,24 @@ struct block {
 inline run_result mpi_coordinate(std::uint64_t count, const trajectory_work& work, const mpi_execution& exec,
                                  MPI_Comm comm, int ranks) {
   run_result result;
-  result.records = empty_records(count);
+  ordered_records records(count, exec.sink, result);
   trajectory_pool pool(exec.threads, work);
   pending_sends sends;
   std::vector<bool> done(static_cast<std::size_t>(ranks), false);
   done[0] = true;
   int active = ranks - 1;
-  std::uint64_t next = 0, finished = 0;
+  std::uint64_t next = 0;
   bool stopping = false;
 
   auto next_block = [&](std::uint64_t at_least) {
     block b;
     if (stopping || next >= count) return b;
     const std::uint64_t remaining = count - next;
-    const std::uint64_t size = std::min(remaining, std::max<std::uint64_t>(at_least, remaining / (4u * ranks)));
+    const std::uint64_t share = std::min(max_block_size, remaining / (4u * ranks));
+    const std::uint64_t size = std::min(remaining, std::max<std::uint64_t>(at_least, share));
     b = {next, next + size};
     next += size;
     return b;
-  };
-  auto store = [&](trajectory_record&& r) {
-    if (r.index >= count) throw std::runtime_error("geomint::ensemble: a rank sent a record of no trajectory");
-    finished += r.finished() ? 1 : 0;
-    result.records[static_cast<std::size_t>(r.index)] = std::move(r);
   };
   auto stop_all = [&](int code) {
     stopping = true;
@@ -149,7 +151,7 @@ inline run_result mpi_coordinate(std::uint64_t count, const trajectory_work& wor
 
   std::vector<char> buffer;
   while (true) {
-    for (auto& r : pool.wait_for_records(std::chrono::milliseconds(1))) store(std::move(r));
+    for (auto& r : pool.wait_for_records(std::chrono::milliseconds(1))) records.add(std::move(r));
     if (!stopping && exec.stop_requested)
       if (const int code = exec.stop_requested()) stop_all(code);
     int flag = 0;
@@ -161,8 +163,8 @@ inline run_result mpi_coordinate(std::uint64_t count, const trajectory_work& wor
       MPI_Recv(buffer.data(), size, MPI_BYTE, status.MPI_SOURCE, tag_results, comm, MPI_STATUS_IGNORE);
       byte_reader in(buffer.data(), buffer.size());
       const auto head = in.get<results_head>();
-      for (std::uint32_t k = 0; k < head.records; ++k) store(from_bytes(in));
-      if (head.stop_code != 0 && !stopping) stop_all(head.stop_code);
+      if (head.stop_code != 0 && !stopping) stop_all(head.stop_code);  // before its interrupted records
+      for (std::uint32_t k = 0; k < head.records; ++k) records.add(from_bytes(in));
       if (head.flags & wants_block) sends.send(bytes_of(next_block(std::max(1u, head.threads))), status.MPI_SOURCE, tag_block, comm);
       if (head.flags & rank_done) {
         done[static_cast<std::size_t>(status.MPI_SOURCE)] = true;
@@ -178,10 +180,11 @@ inline run_result mpi_coordinate(std::uint64_t count, const trajectory_work& wor
       if (next >= count) pool.close();
     }
     sends.collect();
-    if (exec.progress) exec.progress(finished, count);
+    if (exec.progress) exec.progress(records.finished(), count);
     if (active == 0 && pool.done()) break;
   }
   sends.wait_all();
+  records.finish();
   return result;
 }
 
@@ -267,8 +270,8 @@ inline run_result mpi_work(const trajectory_work& work, const mpi_execution& exe
 }  // namespace detail
 
 /// Runs work(i, record, stop) for i = 0 … count − 1 on the ranks of exec.comm (see the top of
-/// this file). Collective over exec.comm. Rank 0 returns the records in trajectory order; every
-/// rank returns the stop code.
+/// this file). Collective over exec.comm. Rank 0 returns the records in trajectory order (or
+/// hands them to exec.sink); every rank returns the stop code.
 inline run_result run_indexed(std::uint64_t count, const trajectory_work& work, const mpi_execution& exec) {
   int initialized = 0;
   MPI_Initialized(&initialized);

@@ -11,6 +11,11 @@
 // `work` shares no mutable state between trajectories (give each its own stepper copy, system
 // and observer).
 //
+// With a sink (execution::sink) the records are not collected: each is handed to the sink on
+// the calling thread as soon as it and every earlier trajectory's record are final, so that an
+// ensemble of 10⁸ trajectories writes its output as it runs and holds only the records that
+// finished ahead of a slower earlier one.
+//
 // An exception escaping `work` marks that trajectory failed with its message; the others run on.
 // The calling thread does not compute: it reports progress and polls the stop request (every
 // 0.1 s at most), and the workers block SIGINT/SIGTERM and every other asynchronous signal, so
@@ -34,6 +39,7 @@
 #include <deque>
 #include <exception>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -45,6 +51,10 @@
 
 namespace geomint::ensemble {
 
+/// Receives every record in trajectory order (see above), with the code that stopped the run
+/// (0 while it has not been stopped; an interrupted record always comes with its code).
+using record_sink = std::function<void(trajectory_record&& record, int stop_code)>;
+
 /// How an ensemble runs on this process.
 struct execution {
   unsigned threads = 1;  ///< worker threads, ≥ 1 (default_thread_count(): one per usable core)
@@ -54,11 +64,13 @@ struct execution {
   /// Polled on the calling thread: 0 goes on, any other value (the number of the signal a
   /// handler recorded, say) stops the ensemble and is reported as run_result::stop_code.
   std::function<int()> stop_requested;
+  /// If set, receives the records in trajectory order instead of run_result::records.
+  record_sink sink;
 };
 
 /// What run_indexed returns.
 struct run_result {
-  std::vector<trajectory_record> records;  ///< in trajectory order, one per trajectory
+  std::vector<trajectory_record> records;  ///< in trajectory order, one per trajectory (none with a sink)
   int stop_code = 0;                       ///< what stop_requested returned when it stopped the run, or 0
 };
 
@@ -132,8 +144,13 @@ class trajectory_pool {
     news_.wait_for(lock, timeout, [this] { return !finished_.empty() || (closed_ && idle_locked()); });
     std::vector<trajectory_record> out;
     out.swap(finished_);
+    if (out.size() >= max_waiting_records) work_ready_.notify_all();  // workers held back may go on
     return out;
   }
+  /// Finished records not yet taken by wait_for_records, beyond which workers start no new
+  /// trajectory: trajectories cheaper than what the caller does with a record (a CSV row, a
+  /// send) then cannot pile up records faster than they are consumed.
+  static constexpr std::size_t max_waiting_records = 4096;
   /// Nothing queued and nothing running, and either closed or stopped: every worker has left
   /// or is about to, and every record has been handed out by wait_for_records or is in it.
   bool done() const {
@@ -157,7 +174,7 @@ class trajectory_pool {
   void serve() {
     std::unique_lock<std::mutex> lock(mutex_);
     while (true) {
-      work_ready_.wait(lock, [this] { return !ranges_.empty() || closed_; });
+      work_ready_.wait(lock, [this] { return ranges_.empty() ? closed_ : finished_.size() < max_waiting_records; });
       if (ranges_.empty()) return;  // closed (or stopped) and nothing left
       const std::uint64_t i = ranges_.front().first++;
       if (ranges_.front().first == ranges_.front().second) ranges_.pop_front();
@@ -198,12 +215,55 @@ class trajectory_pool {
   std::vector<std::thread> workers_;
 };
 
-/// Records of trajectories 0 … count − 1, each not_run until its own arrives.
-inline std::vector<trajectory_record> empty_records(std::uint64_t count) {
-  std::vector<trajectory_record> r(static_cast<std::size_t>(count));
-  for (std::uint64_t i = 0; i < count; ++i) r[static_cast<std::size_t>(i)].index = i;
-  return r;
-}
+/// The records of trajectories 0 … count − 1 as they arrive, in any order: stored in
+/// result.records (each not_run until its own arrives), or handed to a sink in trajectory order.
+class ordered_records {
+ public:
+  ordered_records(std::uint64_t count, record_sink sink, run_result& result)
+      : count_(count), sink_(std::move(sink)), result_(result) {
+    if (sink_) return;
+    result.records.resize(static_cast<std::size_t>(count));
+    for (std::uint64_t i = 0; i < count; ++i) result.records[static_cast<std::size_t>(i)].index = i;
+  }
+  void add(trajectory_record&& r) {
+    if (r.index >= count_) throw std::runtime_error("geomint::ensemble: a record of no trajectory");
+    finished_ += r.finished() ? 1 : 0;
+    if (!sink_) {
+      result_.records[static_cast<std::size_t>(r.index)] = std::move(r);
+      return;
+    }
+    if (r.index != next_) {  // ahead of an earlier one: held
+      held_.emplace(r.index, std::move(r));
+      return;
+    }
+    sink_(std::move(r), result_.stop_code);
+    ++next_;
+    for (auto it = held_.begin(); it != held_.end() && it->first == next_; it = held_.erase(it), ++next_)
+      sink_(std::move(it->second), result_.stop_code);
+  }
+  /// The run is over: with a sink, the records still held and a not_run one for every
+  /// trajectory that never ran, in order.
+  void finish() {
+    if (!sink_) return;
+    for (; next_ < count_; ++next_) {
+      const auto it = held_.find(next_);
+      trajectory_record r;
+      r.index = next_;
+      if (it != held_.end()) {
+        r = std::move(it->second);
+        held_.erase(it);
+      }
+      sink_(std::move(r), result_.stop_code);
+    }
+  }
+  std::uint64_t finished() const { return finished_; }
+
+ private:
+  std::uint64_t count_, next_ = 0, finished_ = 0;
+  record_sink sink_;
+  run_result& result_;
+  std::map<std::uint64_t, trajectory_record> held_;
+};
 
 }  // namespace detail
 
@@ -211,19 +271,16 @@ inline std::vector<trajectory_record> empty_records(std::uint64_t count) {
 /// file).
 inline run_result run_indexed(std::uint64_t count, const trajectory_work& work, const execution& exec = {}) {
   run_result result;
-  result.records = detail::empty_records(count);
+  detail::ordered_records records(count, exec.sink, result);
   detail::trajectory_pool pool(exec.threads, work);
   pool.add(0, count);
   pool.close();
-  std::uint64_t finished = 0;
   while (!pool.done()) {
-    for (auto& r : pool.wait_for_records(std::chrono::milliseconds(100))) {
-      finished += r.finished() ? 1 : 0;
-      result.records[static_cast<std::size_t>(r.index)] = std::move(r);
-    }
+    for (auto& r : pool.wait_for_records(std::chrono::milliseconds(100))) records.add(std::move(r));
     if (result.stop_code == 0 && exec.stop_requested && (result.stop_code = exec.stop_requested()) != 0) pool.stop();
-    if (exec.progress) exec.progress(finished, count);
+    if (exec.progress) exec.progress(records.finished(), count);
   }
+  records.finish();
   return result;
 }
 
