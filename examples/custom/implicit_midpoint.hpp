@@ -5,6 +5,7 @@
 #pragma once
 
 #include "geomint/core/fixed_point.hpp"
+#include "geomint/core/step_checks.hpp"
 #include "geomint/core/stepper_base.hpp"
 
 template <class System>
@@ -17,12 +18,15 @@ class midpoint_workspace {
   template <class Q, class P>
   void step(const System& sys, Q& q, P& p, double t, double h, const geomint::step_options& opt,
             geomint::step_statistics& stats) {
+    // Every step is a fresh start here (nothing is cached): check the state before any work.
+    geomint::require_finite_state(t, h, q, p);
     sys_ = &sys;
     h_ = h;
     y0_ << q, p;
     y_ = y0_;
     geomint::fixed_point_solve(*this, y_, next_, opt.newton, stats.fixed_point, {t, h, "implicit midpoint"});
-    if (!geomint::all_finite(y_)) throw geomint::step_error(geomint::failure_reason::non_finite_value, t, h, 0, 0, "");
+    if (!geomint::all_finite(y_))
+      throw geomint::step_error(geomint::failure_reason::non_finite_value, t, h, 0, 0, "the new state is not finite");
     q = y_.head(q.size());  // the state is written only now: a failure leaves it as it was
     p = y_.tail(p.size());
     ++stats.steps;

@@ -70,15 +70,18 @@ struct is_lie_poisson : std::false_type {};
 template <class S>
 struct is_lie_poisson<S, std::void_t<typename S::algebra_type>> : std::true_type {};
 
-/// A constrained Hamiltonian system (constrained_system.hpp): sizes, ∂H/∂p, g.
+/// A constrained Hamiltonian system (constrained_system.hpp): sizes, ∂H/∂p, g. ∂H/∂p is probed
+/// with vectors of the system's own size, so that members written for concrete types
+/// (`const Eigen::Vector3d&`) are recognized as the steppers recognize them.
 template <class S, class = void>
 struct is_constrained_hamiltonian : std::false_type {};
 template <class S>
-struct is_constrained_hamiltonian<S, std::void_t<decltype(S::position_size), decltype(S::constraint_size),
-                                                  decltype(std::declval<const S&>().dh_dp(std::declval<const vector<dynamic>&>(),
-                                                                                          std::declval<const vector<dynamic>&>(),
-                                                                                          std::declval<vector<dynamic>&>())),
-                                                  decltype(std::declval<const S&>().constraint_count())>> : std::true_type {};
+struct is_constrained_hamiltonian<
+    S, std::void_t<decltype(S::position_size), decltype(S::constraint_size),
+                   decltype(std::declval<const S&>().dh_dp(std::declval<const vector<S::position_size>&>(),
+                                                           std::declval<const vector<S::position_size>&>(),
+                                                           std::declval<vector<S::position_size>&>())),
+                   decltype(std::declval<const S&>().constraint_count())>> : std::true_type {};
 
 /// The vector field (q̇, ṗ) of a constrained Hamiltonian system on its manifold.
 template <class System>
@@ -330,6 +333,13 @@ class dense_output {
 
   Stepper& stepper() { return stepper_; }
   const Stepper& stepper() const { return stepper_; }
+  /// The stepper's options and statistics (every grid step is one of its steps).
+  decltype(auto) options() { return stepper_.options(); }
+  decltype(auto) options() const { return stepper_.options(); }
+  decltype(auto) statistics() const { return stepper_.statistics(); }
+  /// Forgets the stepper's caches (its next step is a fresh start); the grid, the states and
+  /// the last step's interpolant stay.
+  void reset() { stepper_.reset(); }
 
  private:
   struct extension_base {

@@ -86,6 +86,9 @@ class composition {
 
   /// The base stepper's statistics (every stage is one of its steps).
   decltype(auto) statistics() const { return base_.statistics(); }
+  /// The base stepper's options (every stage is one of its steps).
+  decltype(auto) options() { return base_.options(); }
+  decltype(auto) options() const { return base_.options(); }
 
   Base& base() { return base_; }
   const Base& base() const { return base_; }
