@@ -295,8 +295,18 @@ class prk_workspace {
       // of a fresh step, each with a fresh factorization.
       for (int used = general_.guess(zg_, continuing, ratio);;) {
         const bool kept_factorization = general_.has_jacobian();
+        const auto fallbacks = stats.newton.full_newton_fallbacks;
         try {
           newton_solve(general_, zg_, zg0_, rg_, opt.newton, stats.newton, ctx);
+          // A solve that started from earlier steps' data (an extrapolated guess, a kept
+          // factorization) and still needed full Newton has left the neighbourhood that data
+          // described, and full Newton from there can reach another root of the stage equations
+          // (a user's dumbbell, lobatto_iiia_iiib<4>: energy 3470 against 58 from a fresh
+          // start). Such a step is solved again as a fresh stepper solves it.
+          if ((used > 0 || kept_factorization) && stats.newton.full_newton_fallbacks != fallbacks) {
+            used = general_.guess(zg_, continuing, ratio, 0);
+            continue;
+          }
           break;
         } catch (const step_error& e) {
           if ((used == 0 && !kept_factorization) || !retry_from_plain_guess(e)) throw;
