@@ -272,6 +272,87 @@ BOOST_AUTO_TEST_CASE(a_continued_solve_that_needs_full_newton_finds_the_fresh_st
   check_continued_equals_fresh<lobatto_iiia_iiib<3, state>>(b, 3, 0.043971348577671439);
 }
 
+// The sparse chains' fast path iterates with a fixed matrix, A ⊗ G(q0)M⁻¹G(q0)ᵀ, and has no
+// refresh to fall back on. Newton's stopping rules took a "refresh" of that matrix (a no-op) as a
+// fresh Jacobian and accepted a slowly contracting iteration as a round-off plateau at up to
+// 1e-9: on this 2-link chain (lobatto_iiia_iiib<3>, h = 0.034, H = 11.3) continued and fresh
+// steps differed by 2.6e-9 and the states left the manifold by up to 5e-10, which a fresh
+// stepper then rejected as inconsistent. The fixed iteration now stops only at the tolerance or
+// when it no longer makes progress at round-off; measured: steps agree to 3e-13.
+BOOST_AUTO_TEST_CASE(a_sparse_chains_fixed_iteration_is_not_stopped_before_round_off) {
+  using state = std::pair<Eigen::VectorXd, Eigen::VectorXd>;
+  const problems::pendulum_chain chain({2});
+  state x{Eigen::VectorXd(6), Eigen::VectorXd(6)};
+  x.first << 0.5582294603069744, -0.58548131265245718, 0.58787031068096962, 1.1786026779738279,
+      0.14302511961505215, 0.29732694223739342;
+  x.second << -0.62581827390774292, -0.12094848025521077, 0.47380709188727754, 1.2184985657311698,
+      -1.5666001296672283, 0.78700731145049807;
+  const double h = 0.034476289308750567;
+  lobatto_iiia_iiib<3, state> continuing;
+  double worst = 0, off_manifold = 0;
+  for (int k = 0; k < 300; ++k) {
+    state y = x;
+    lobatto_iiia_iiib<3, state> fresh;
+    BOOST_REQUIRE_NO_THROW(fresh.do_step(chain, y, k * h, h));
+    BOOST_REQUIRE_NO_THROW(continuing.do_step(chain, x, k * h, h));
+    worst = std::max(worst, relative_difference(x, y));
+    off_manifold = std::max(off_manifold, constraint_residuals_of(chain, x.first, x.second).position);
+  }
+  BOOST_TEST(worst <= same_solution);
+  // The slow iterations stop with increments ≤ 100·tolerance = 2.2e-13 and contract by up to
+  // ~0.8, so the error they leave is at most ~4× that (measured 2.3e-14; it was 5e-10).
+  BOOST_TEST(off_manifold <= 1e-12);
+  BOOST_TEST(continuing.statistics().newton.largest_final_increment <= 100 * 10 * 2.220446049250313e-16);
+}
+
+// The same fixed iteration contracts by only ~0.75 per iteration on many steps of a long chain
+// at a moderate step (50 links, RATTLE, h = 0.01, the chain's own initial state: ~110
+// iterations to round-off): those steps were accepted at increments of 9.5e-10 (from step 1882
+// on), or, with the stopping rule fixed alone, failed after 50 iterations. Where Newton would
+// refresh its matrix, the fixed iteration is now Anderson-accelerated (measured: 14 iterations
+// per step on average, every step at round-off). lobatto_iiia_iiib<3> on the 10-link chain at
+// h = 0.03 failed at step 567 ("full Newton does not contract").
+BOOST_AUTO_TEST_CASE(a_long_chains_slow_fixed_iteration_is_accelerated_to_round_off) {
+  const double roundoff_plateau = 100 * 10 * 2.220446049250313e-16;  // where newton_solve accepts a stall
+  {
+    const problems::pendulum_chain chain({50});
+    auto x = chain.initial_state();
+    rattle<> stepper;
+    BOOST_REQUIRE_NO_THROW(test::advance(stepper, chain, x, 0.01, 2000));
+    BOOST_TEST(stepper.statistics().newton.largest_final_increment <= roundoff_plateau);
+    BOOST_TEST(constraint_residuals_of(chain, x.first, x.second).position <= 1e-14);
+  }
+  {
+    const problems::pendulum_chain chain({10});
+    auto x = chain.initial_state();
+    lobatto_iiia_iiib<3> stepper;
+    BOOST_REQUIRE_NO_THROW(test::advance(stepper, chain, x, 0.03, 700));
+    BOOST_TEST(stepper.statistics().newton.largest_final_increment <= roundoff_plateau);
+    BOOST_TEST(constraint_residuals_of(chain, x.first, x.second).position <= 1e-14);
+  }
+}
+
+// reich_symmetric continues with the previous multipliers (scaled to the new step) and its kept
+// factorization. On this double pendulum at h = 0.335 that start led Newton astray on the second
+// step, which failed, while a fresh stepper took it. A failed continued solve is now repeated
+// as a fresh stepper solves it.
+BOOST_AUTO_TEST_CASE(reich_symmetric_repeats_a_failed_continued_solve_from_a_fresh_start) {
+  const problems::double_spherical_pendulum sys;
+  test::dsp_state x;
+  x.first << -1.1547814705475241, -0.52327587575236645, -3.7937662175120521, -1.6635963903058539, -1.47098780431581,
+      -6.5942928604651039;
+  x.second << 24.176624895932292, 12.634138461154038, -9.1017359368238182, 10.183462731188605, 3.6054078242277465,
+      -3.8293210709153076;
+  const double h = 0.33538356253408402;
+  reich_symmetric<test::dsp_state> continuing;
+  BOOST_REQUIRE_NO_THROW(continuing.do_step(sys, x, 0.0, h));
+  test::dsp_state y = x;
+  reich_symmetric<test::dsp_state> fresh;
+  BOOST_REQUIRE_NO_THROW(fresh.do_step(sys, y, h, h));
+  BOOST_REQUIRE_NO_THROW(continuing.do_step(sys, x, h, h));
+  BOOST_TEST(relative_difference(x, y) <= same_solution);
+}
+
 BOOST_AUTO_TEST_CASE(a_non_finite_force_on_the_general_path_is_reported_as_such) {
   // The force (velocity-dependent: the general path) turns NaN at t = 1. Newton's matrix then
   // holds NaN too; it used to be reported as a singular constraint Jacobian.

@@ -21,12 +21,12 @@
 // on convergence z = g_k, as in the plain iteration. Depth 0 is the plain iteration.
 #pragma once
 
-#include <Eigen/QR>
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
 
+#include "geomint/core/anderson.hpp"
 #include "geomint/core/newton.hpp"
 
 namespace geomint {
@@ -77,54 +77,6 @@ fixed_point_report fixed_point_solve(Problem& problem, Z& z, Z& next, const newt
 /// Anderson acceleration of fixed_point_solve: depth 0 (the default) is the plain iteration.
 struct fixed_point_acceleration {
   int anderson_depth = 0;  ///< m: differences kept (2–5 is typical)
-};
-
-/// The history of an accelerated solve (callers keep one, so that it is not reallocated per
-/// solve). Z is flattened: an Eigen plain object of doubles, stored contiguously.
-class anderson_workspace {
- public:
-  void start(Eigen::Index n, int depth) {
-    if (df_.rows() != n || df_.cols() != depth) {
-      df_.resize(n, depth);
-      dg_.resize(n, depth);
-      f_.resize(n);
-      f_previous_.resize(n);
-      g_previous_.resize(n);
-    }
-    count_ = 0;
-    head_ = 0;
-  }
-  /// Given z_k and g_k = F(z_k): writes z_{k+1} over g (the history is updated first).
-  template <class Z>
-  void advance(const Z& z, Z& g) {
-    using flat = Eigen::Map<Eigen::VectorXd>;
-    using const_flat = Eigen::Map<const Eigen::VectorXd>;
-    const const_flat zk(z.data(), z.size());
-    flat gk(g.data(), g.size());
-    f_ = gk - zk;
-    if (has_previous_) {
-      df_.col(head_) = f_ - f_previous_;
-      dg_.col(head_) = gk - g_previous_;
-      head_ = (head_ + 1) % int(df_.cols());
-      count_ = std::min<int>(count_ + 1, int(df_.cols()));
-    }
-    f_previous_ = f_;
-    g_previous_ = gk;
-    has_previous_ = true;
-    if (count_ == 0) return;  // z_{k+1} = g_k
-    qr_.compute(df_.leftCols(count_));  // the columns' order does not matter
-    gamma_ = qr_.solve(f_);
-    if (!gamma_.allFinite()) return;  // a degenerate history: the plain step
-    gk.noalias() -= dg_.leftCols(count_) * gamma_;
-  }
-  void reset() { has_previous_ = false; count_ = 0; head_ = 0; }
-
- private:
-  Eigen::MatrixXd df_, dg_;
-  Eigen::VectorXd f_, f_previous_, g_previous_, gamma_;
-  Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr_;
-  int count_ = 0, head_ = 0;
-  bool has_previous_ = false;
 };
 
 /// fixed_point_solve, Anderson-accelerated when acceleration.anderson_depth > 0 (else the plain

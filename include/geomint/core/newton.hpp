@@ -10,13 +10,21 @@
 // more leniently (see first_ratio_bound). The iteration stops
 // when the scaled increment is below `tolerance` (near round-off by default) or when it has
 // stalled at the round-off floor.
+//
+// A problem whose iteration matrix cannot be improved (`fixed_jacobian`, e.g. the sparse
+// chains' SHAKE-type iteration with G(q0)M⁻¹G(q0)ᵀ) runs a linearly convergent iteration: it
+// never refreshes, it is Anderson-accelerated where Newton would refresh (θ above
+// `refresh_contraction`), and it stops at the round-off floor only once it has made no progress
+// for a few iterations (a slow contraction, θ ≈ 0.5–0.9, is not a stall).
 #pragma once
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
+#include <type_traits>
 
+#include "geomint/core/anderson.hpp"
 #include "geomint/core/options.hpp"
 #include "geomint/core/statistics.hpp"
 #include "geomint/core/step_error.hpp"
@@ -48,18 +56,35 @@ struct newton_context {
 /// 0.8 saved 13% on the top but cost the sphere at h = 0.025 4% (docs/performance.md).
 inline constexpr double first_ratio_bound = 0.5;
 
+/// `Problem::fixed_jacobian` (a static constexpr bool), false if absent: update_jacobian cannot
+/// give a better matrix than the one the solve starts with.
+template <class Problem, class = void>
+struct has_fixed_jacobian : std::false_type {};
+template <class Problem>
+struct has_fixed_jacobian<Problem, std::void_t<decltype(Problem::fixed_jacobian)>>
+    : std::bool_constant<Problem::fixed_jacobian> {};
+
+/// Iterations without a new smallest increment after which a fixed-matrix iteration has stopped
+/// making progress (at round-off, or not contracting).
+inline constexpr int fixed_patience = 4;
+/// Anderson depth of an accelerated fixed-matrix iteration.
+inline constexpr int fixed_anderson_depth = 5;
+
 /// Solves F(z) = 0 in place. `Problem` provides
 ///   void   residual(const Z& z, Z& r);            // r = F(z)
 ///   void   update_jacobian(const Z& z);           // (re)factorize J ≈ F'(z); may throw step_error
 ///   bool   has_jacobian() const;                  // a factorization from an earlier solve exists
 ///   void   solve_in_place(Z& r);                  // r ← J⁻¹ r with the current factorization
 ///   double increment_norm(const Z& z, const Z& dz) const;  // scaled, dimensionless
+/// and optionally `static constexpr bool fixed_jacobian` (see above) with
+///   anderson_workspace& acceleration_history();   // scratch of the accelerated iteration
 /// `z0` (same type as z) holds the initial guess on return from a restart; `r` is scratch.
 /// On failure a step_error is thrown; z is then unspecified (callers solve in a workspace).
 template <class Problem, class Z>
 newton_report newton_solve(Problem& problem, Z& z, Z& z0, Z& r, const newton_options& opt,
                            newton_statistics& stats, const newton_context& ctx) {
   constexpr double inf = std::numeric_limits<double>::infinity();
+  constexpr bool fixed = has_fixed_jacobian<Problem>::value;
   auto fail = [&](failure_reason why, int iterations, double increment, const std::string& detail) {
     throw step_error(why, ctx.t, ctx.dt, iterations, increment, std::string(ctx.what) + ": " + detail);
   };
@@ -96,9 +121,12 @@ newton_report newton_solve(Problem& problem, Z& z, Z& z0, Z& r, const newton_opt
     ++stats.jacobian_updates;
     fresh = true;
   };
-  if (full_newton || !problem.has_jacobian()) refresh(false);
+  if (!fixed && (full_newton || !problem.has_jacobian())) refresh(false);
 
   double previous = inf;  // last increment norm under the current factorization
+  double best = inf;      // smallest increment norm so far (fixed_jacobian problems)
+  int since_best = 0;     // iterations since it (fixed_jacobian problems)
+  bool accelerating = false;  // Anderson-accelerated (fixed_jacobian problems)
   double first = inf;     // first increment norm of this solve
   bool first_ratio = true;  // the next θ is the first under a factorization from an earlier solve
   const auto refresh_bound = [&] {
@@ -108,7 +136,7 @@ newton_report newton_solve(Problem& problem, Z& z, Z& z0, Z& r, const newton_opt
     problem.residual(z, r);
     problem.solve_in_place(r);  // r now holds the increment
     if (!all_finite(r)) {       // a non-finite residual makes the increment non-finite too
-      if (fresh) fail(failure_reason::non_finite_value, k, norm, "residual or Newton increment is not finite");
+      if (fixed || fresh) fail(failure_reason::non_finite_value, k, norm, "residual or Newton increment is not finite");
       refresh(true);
       previous = inf;
       continue;
@@ -134,6 +162,32 @@ newton_report newton_solve(Problem& problem, Z& z, Z& z0, Z& r, const newton_opt
     // at ~1e-10 in a direction it no longer represents (a constraint row from an earlier step),
     // and stopping there leaves errors that drift conserved momenta; it is refreshed instead.
     if (theta_at_least(0.5) && norm <= opt.stall_factor * opt.tolerance) return accept();
+    if constexpr (fixed) {  // no refresh possible: iterate while it makes progress
+      // A linear iteration with oscillating modes can grow for an iteration or two while it
+      // converges (traced on a 2-link chain: θ 0.25, 0.75, 0.6, 0.26, 1.002, …), so progress is
+      // a new smallest increment, and it has stopped after a few iterations without one.
+      if (norm < best) {
+        best = norm;
+        since_best = 0;
+      } else if (++since_best == fixed_patience) {
+        if (best <= opt.roundoff_floor && best <= 1e-4 * first) return accept();  // at round-off
+        fail(failure_reason::newton_diverged, k, norm,
+             "the iteration with its fixed matrix does not contract (a smaller step converges)");
+      }
+      // Where Newton would refresh its Jacobian, the fixed matrix's iteration is accelerated
+      // (50-link chain, RATTLE, h = 0.01: θ = 0.75 for 50 iterations without it).
+      if (!accelerating && norm > opt.refresh_contraction * previous) {
+        accelerating = true;
+        problem.acceleration_history().start(z.size(), fixed_anderson_depth);
+        problem.acceleration_history().reset();
+      }
+      if (accelerating) {
+        z0 = z + r;  // z_k; z holds z_k − J⁻¹F(z_k), the plain iteration's next iterate
+        problem.acceleration_history().advance(z0, z);  // z ← z_{k+1}
+      }
+      previous = norm;
+      continue;
+    }
     if (theta_at_least(0.5) && fresh && norm <= opt.roundoff_floor && norm <= 1e-4 * first) return accept();
 
     if (full_newton) {
@@ -155,6 +209,20 @@ newton_report newton_solve(Problem& problem, Z& z, Z& z0, Z& r, const newton_opt
   fail(failure_reason::max_iterations, opt.max_iterations, norm,
        "no convergence within " + std::to_string(opt.max_iterations) + " iterations");
   return {};  // unreachable
+}
+
+/// Newton failures worth one more attempt from a plain starting point (a fresh stepper's guess,
+/// a new factorization): the iteration went astray, or met a singular or non-finite matrix or
+/// model value on its way. A retry that fails again reports its own reason.
+inline bool worth_a_fresh_start(const step_error& e) {
+  switch (e.reason()) {
+    case failure_reason::newton_diverged:
+    case failure_reason::max_iterations:
+    case failure_reason::singular_constraint_jacobian:
+    case failure_reason::singular_iteration_matrix:
+    case failure_reason::non_finite_value: return true;
+    default: return false;
+  }
 }
 
 }  // namespace geomint

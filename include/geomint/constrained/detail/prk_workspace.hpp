@@ -251,7 +251,7 @@ class prk_workspace {
         try {
           newton_solve(separable_, zs_, zs0_, rs_, opt.newton, stats.newton, ctx);
         } catch (const step_error& e) {
-          if (!retry_from_plain_guess(e)) throw;
+          if (!worth_a_fresh_start(e)) throw;
           // The previous step's multipliers can put the start outside Newton's basin when the
           // motion turns fast: start again from zero multipliers (the explicit predictor).
           separable_.guess(zs_, lambda_separable_, 0.0);
@@ -268,19 +268,6 @@ class prk_workspace {
     }
     lambda_separable_ = separable_.multipliers();
     return true;
-  }
-
-  /// Newton failures worth one more attempt from a plain starting point: the iteration went
-  /// astray, or met a singular or non-finite matrix or model value on its way (a retry that
-  /// fails again reports its own reason).
-  static bool retry_from_plain_guess(const step_error& e) {
-    switch (e.reason()) {
-      case failure_reason::newton_diverged:
-      case failure_reason::max_iterations:
-      case failure_reason::singular_constraint_jacobian:
-      case failure_reason::non_finite_value: return true;
-      default: return false;
-    }
   }
 
   template <class QMap, class PMap>
@@ -309,7 +296,7 @@ class prk_workspace {
           }
           break;
         } catch (const step_error& e) {
-          if ((used == 0 && !kept_factorization) || !retry_from_plain_guess(e)) throw;
+          if ((used == 0 && !kept_factorization) || !worth_a_fresh_start(e)) throw;
           used = general_.guess(zg_, continuing, ratio, used > 1 ? 1 : 0);
         }
       }

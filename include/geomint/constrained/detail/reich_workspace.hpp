@@ -198,7 +198,7 @@ class reich_workspace {
         // eq. (9)/(10): Q = q + h M⁻¹p₀ + M⁻¹G(q)ᵀν, p̃ = p₀ + G(q)ᵀν/h
         multiplier_.begin(sys, base_, g0_, q_scale, ctx);
         zm_ = ratio * ratio * nu_[d];
-        newton_solve(multiplier_, zm_, zm0_, rm_, opt.newton, stats.newton, ctx);
+        solve(multiplier_, zm_, zm0_, rm_, ratio != 0, [](auto& z) { z.setZero(); }, opt, stats, ctx);
         nu_[d] = zm_;
         multiplier_.position(zm_, base_);
         pa_ = pbase_;
@@ -212,7 +212,7 @@ class reich_workspace {
         v_ = h * pbase_;
         position_.begin(sys, qa_, v_, pi_, g0_, q_scale, ctx);
         zq_ = base_ + ratio * ratio * correction_[d];
-        newton_solve(position_, zq_, zq0_, rq_, opt.newton, stats.newton, ctx);
+        solve(position_, zq_, zq0_, rq_, ratio != 0, [this](auto& z) { z = base_; }, opt, stats, ctx);
         correction_[d] = zq_ - base_;
         base_ = zq_;
         position_.momentum(zq_, h, pa_);
@@ -235,11 +235,30 @@ class reich_workspace {
                     step_statistics& stats, const newton_context& ctx) {
     problem.begin(sys, qa_, pa_, g0_, h, ctx);
     problem.guess(zg_, ratio * nu_[d]);
-    newton_solve(problem, zg_, zg0_, rg_, opt.newton, stats.newton, ctx);
+    solve(problem, zg_, zg0_, rg_, ratio != 0, [&](auto& z) { problem.guess(z, 0 * nu_[d]); }, opt, stats, ctx);
     nu_[d] = zg_.tail(m_);
     problem.finish(zg_, base_, pbase_);
     qa_ = base_;
     pa_ = pbase_;
+  }
+
+  /// Solves a half step's equations from the continued guess (the last multipliers scaled to
+  /// this step, `continued_guess`) with the factorization kept from earlier steps; if that
+  /// fails, once more as a fresh stepper would (`fresh_guess`, a new factorization) before the
+  /// step fails: at large steps the kept data can lead Newton astray (a double pendulum at
+  /// h = 0.335 failed where a fresh stepper's step succeeded).
+  template <class Problem, class Z, class FreshGuess>
+  void solve(Problem& problem, Z& z, Z& z0, Z& r, bool continued_guess, FreshGuess fresh_guess,
+             const reich_options& opt, step_statistics& stats, const newton_context& ctx) {
+    const bool continued = continued_guess || problem.has_jacobian();
+    try {
+      newton_solve(problem, z, z0, r, opt.newton, stats.newton, ctx);
+    } catch (const step_error& e) {
+      if (!continued || !worth_a_fresh_start(e)) throw;
+      problem.invalidate();
+      fresh_guess(z);
+      newton_solve(problem, z, z0, r, opt.newton, stats.newton, ctx);
+    }
   }
 
   /// pa_ ← ψ(qa_, pa_): the metric projection, or the lift to CM (eq. (3)).

@@ -136,9 +136,11 @@ class separable_stages {
     }
   }
   bool has_jacobian() const { return true; }  // S0 is factorized before the solve
+  /// Sparse systems have no dense fallback: Newton keeps iterating with S0.
+  static constexpr bool fixed_jacobian = traits::sparse_jacobian;
+  anderson_workspace& acceleration_history() { return acceleration_; }
   void update_jacobian(const unknowns&) {
     if constexpr (!traits::sparse_jacobian) throw fast_path_declined{};
-    // Sparse systems have no dense fallback: keep iterating with S0.
   }
   /// d ← J⁻¹ d for J = [I, (A⊗M⁻¹G0ᵀ); (I⊗G0), 0].
   void solve_in_place(unknowns& d) {
@@ -226,6 +228,7 @@ class separable_stages {
   matrix<M, S - 1> lambda_, rho_, y_;
   matrix<N, S - 1> minv_f_;
   std::array<jacobian_type, S> jac_;  // G(Q_k) at interior stages (entry 0 unused: G0)
+  anderson_workspace acceleration_;  // the fixed-matrix iteration's history (sparse G)
 };
 
 }  // namespace detail

@@ -70,6 +70,9 @@ class separable_two_stage {
     sys_->constraint(q_, r);
   }
   bool has_jacobian() const { return true; }
+  /// Sparse systems have no dense fallback: Newton keeps iterating with S0.
+  static constexpr bool fixed_jacobian = traits::sparse_jacobian;
+  anderson_workspace& acceleration_history() { return acceleration_; }
   void update_jacobian(const unknowns&) {
     if constexpr (!traits::sparse_jacobian) throw fast_path_declined{};
   }
@@ -125,6 +128,7 @@ class separable_two_stage {
   vector<M> lambda_;
   matrix<N, M> bw_;  // B M⁻¹G0ᵀ
   bool bw_dense_ = false;
+  anderson_workspace acceleration_;  // the fixed-matrix iteration's history (sparse G)
 };
 
 }  // namespace detail
