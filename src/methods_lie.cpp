@@ -1,7 +1,8 @@
 // The Lie–Poisson family on its problems: RKMK (explicit RK4 and Heun, implicit GL2, in
-// exponential and Cayley coordinates), the energy-conserving discrete gradients (trapezoidal;
-// Gonzalez in both coordinates), Moser–Veselov (so(3), so(n), se(3)), the Lie–Poisson leapfrog
-// (so(3), so(n), su(n)) and the isospectral midpoint (su(n)).
+// exponential and Cayley coordinates; RK4's two-commutator form in exponential coordinates), the
+// energy-conserving discrete gradients (trapezoidal; Gonzalez in both coordinates), Moser–Veselov
+// (so(3), so(n), se(3)), the Lie–Poisson leapfrog (so(3), so(n), su(n)) and the isospectral
+// midpoint (su(n)).
 #include "cli/lie_problems.hpp"
 #include "cli/method_list.hpp"
 #include "geomint/lie/cayley_coordinates.hpp"
@@ -19,6 +20,7 @@ const registration methods_lie([] {
     using system = typename decltype(tag)::type;
     using algebra = typename system::algebra_type;
     using rk4_exp = rkmk<algebra, rk::rk4, exp_coordinates>;
+    using rk4_two_commutators = rkmk<algebra, rk::rk4_two_commutators, exp_coordinates>;
     using rk4_cayley = rkmk<algebra, rk::rk4, cayley_coordinates>;
     using heun_exp = rkmk<algebra, rk::heun, exp_coordinates>;
     using gl2_exp = rkmk<algebra, rk::implicit_midpoint, exp_coordinates>;
@@ -27,6 +29,8 @@ const registration methods_lie([] {
     using gonzalez_dg = lie_discrete_gradient<algebra, exp_coordinates, gonzalez_gradient>;
     using gonzalez_dg_cayley = lie_discrete_gradient<algebra, cayley_coordinates, gonzalez_gradient>;
     add_method(catalogued<rk4_exp>("lie_rkmk_rk4_exp_4_4"), name, lie_runner_for<rk4_exp, system>());
+    add_method(catalogued<rk4_two_commutators>("lie_rkmk_rk4_two_commutators_exp_4_4"), name,
+               lie_runner_for<rk4_two_commutators, system>());
     add_method(catalogued<rk4_cayley>("lie_rkmk_rk4_cayley_4_4"), name, lie_runner_for<rk4_cayley, system>());
     add_method(catalogued<heun_exp>("lie_rkmk_heun_exp_2_2"), name, lie_runner_for<heun_exp, system>());
     add_method(catalogued<gl2_exp>("lie_rkmk_midpoint_exp_2_1"), name, lie_runner_for<gl2_exp, system>());

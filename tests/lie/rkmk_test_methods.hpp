@@ -32,6 +32,7 @@ struct heun_exp { template <class A> using type = rkmk<A, rk::heun, exp_coordina
 struct heun_cay { template <class A> using type = rkmk<A, rk::heun, cayley_coordinates>; static constexpr int p = 2; static constexpr double h = 0.1; };
 struct rk4_exp { template <class A> using type = rkmk<A, rk::rk4, exp_coordinates>; static constexpr int p = 4; static constexpr double h = 0.1; };
 struct rk4_cay { template <class A> using type = rkmk<A, rk::rk4, cayley_coordinates>; static constexpr int p = 4; static constexpr double h = 0.1; };
+struct rk4_2c_exp { template <class A> using type = rkmk<A, rk::rk4_two_commutators, exp_coordinates>; static constexpr int p = 4; static constexpr double h = 0.1; };
 struct gl2_exp { template <class A> using type = rkmk<A, rk::implicit_midpoint, exp_coordinates>; static constexpr int p = 2; static constexpr double h = 0.1; };
 struct gl2_cay { template <class A> using type = rkmk<A, rk::implicit_midpoint, cayley_coordinates>; static constexpr int p = 2; static constexpr double h = 0.1; };
 struct trap_exp { template <class A> using type = rkmk<A, rk::trapezoidal, exp_coordinates>; static constexpr int p = 2; static constexpr double h = 0.1; };
@@ -39,11 +40,12 @@ struct trap_cay { template <class A> using type = rkmk<A, rk::trapezoidal, cayle
 struct gauss4_exp { template <class A> using type = rkmk<A, rk::gauss_legendre<2>, exp_coordinates>; static constexpr int p = 4; static constexpr double h = 0.1; };
 struct gauss4_cay { template <class A> using type = rkmk<A, rk::gauss_legendre<2>, cayley_coordinates>; static constexpr int p = 4; static constexpr double h = 0.1; };
 
-using rkmk_methods = boost::mpl::list<euler_exp, euler_cay, heun_exp, heun_cay, rk4_exp, rk4_cay, gl2_exp, gl2_cay,
+using rkmk_methods = boost::mpl::list<euler_exp, euler_cay, heun_exp, heun_cay, rk4_exp, rk4_cay, rk4_2c_exp, gl2_exp, gl2_cay,
                                       trap_exp, trap_cay, gauss4_exp, gauss4_cay>;
-// The methods of Engø–Faltinsen's experiments (Figs. 3–5, 7, 9) and forward Euler.
+// The methods of Engø–Faltinsen's experiments (Figs. 3–5, 7, 9), forward Euler and RK4's two-commutator form.
 using casimir_methods =
-    boost::mpl::list<euler_exp, euler_cay, heun_exp, heun_cay, rk4_exp, rk4_cay, gl2_exp, gl2_cay, trap_exp, trap_cay>;
+    boost::mpl::list<euler_exp, euler_cay, heun_exp, heun_cay, rk4_exp, rk4_cay, rk4_2c_exp, gl2_exp, gl2_cay, trap_exp,
+                     trap_cay>;
 
 /// Largest |C_k(y_n) − C_k(y_0)| / max_{j≤n} scale_k(y_j) over n steps, scale = the magnitude
 /// of the Casimir's terms (algebra casimir_scales: |y|, |v|, |u||v|, ‖W‖ᵏ/N, …). Rounding the

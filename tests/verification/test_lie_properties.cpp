@@ -66,6 +66,8 @@ BOOST_AUTO_TEST_CASE(rkmk_methods) {
   const vector<3> y0 = problems::free_rigid_body::engo_faltinsen_initial_state();
   check_lie<rkmk<so3, rk::rk4, exp_coordinates>>("lie_rkmk_rk4_exp_4_4", body, y0, {2.0, {20, 40, 80, 160}});
   check_lie<rkmk<so3, rk::rk4, cayley_coordinates>>("lie_rkmk_rk4_cayley_4_4", body, y0, {2.0, {20, 40, 80, 160}});
+  check_lie<rkmk<so3, rk::rk4_two_commutators>>("lie_rkmk_rk4_two_commutators_exp_4_4", body, y0,
+                                                 {2.0, {20, 40, 80, 160}});
   check_lie<rkmk<so3, rk::heun, exp_coordinates>>("lie_rkmk_heun_exp_2_2", body, y0, {2.0, {40, 80, 160, 320}});
   check_lie<rkmk<so3, rk::implicit_midpoint, exp_coordinates>>("lie_rkmk_midpoint_exp_2_1", body, y0, {2.0, {40, 80, 160, 320}});
   check_lie<rkmk<so3, rk::implicit_midpoint, cayley_coordinates>>("lie_rkmk_midpoint_cayley_2_1", body, y0,
