@@ -22,6 +22,10 @@ using namespace geomint;
 
 namespace {
 
+// 100·tolerance, where newton_solve accepts a plateau of the increments. Written as a number, not
+// from newton_options{}: a loosened default must fail the tests that use it.
+constexpr double roundoff_plateau = 100 * 10 * 2.220446049250313e-16;
+
 const double step_sizes[] = {1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7};
 
 /// Ten steps of every size from `start` and from rest at the same configuration.
@@ -35,10 +39,9 @@ void check_every_step_size(const System& sys, const State& start) {
         Stepper stepper;
         State x = *x0;
         BOOST_REQUIRE_NO_THROW(test::advance(stepper, sys, x, h, 10));
-        // 100·tolerance is where newton_solve accepts a plateau; the solves end below it, at
-        // the tolerance itself (measured ≤ 1.5e-14 over all cases here).
-        // Written as a number, not from newton_options{}: a loosened default must fail here.
-        BOOST_TEST(stepper.statistics().newton.largest_final_increment <= 100 * 10 * 2.220446049250313e-16);
+        // The solves end below the plateau, at the tolerance itself (measured ≤ 1.5e-14 over
+        // all cases here).
+        BOOST_TEST(stepper.statistics().newton.largest_final_increment <= roundoff_plateau);
         const constraint_residuals res = constraint_residuals_of(sys, x.first, x.second);
         BOOST_TEST(res.position <= 1e-14);
         BOOST_TEST(res.velocity <= 1e-13);
@@ -301,7 +304,7 @@ BOOST_AUTO_TEST_CASE(a_sparse_chains_fixed_iteration_is_not_stopped_before_round
   }
   BOOST_TEST(worst <= same_solution);
   BOOST_TEST(off_manifold <= 1e-14);  // it was 5e-10
-  BOOST_TEST(continuing.statistics().newton.largest_final_increment <= 100 * 10 * 2.220446049250313e-16);
+  BOOST_TEST(continuing.statistics().newton.largest_final_increment <= roundoff_plateau);
 }
 
 // The same fixed iteration contracts by only ~0.75 per iteration on many steps of a long chain
@@ -312,7 +315,6 @@ BOOST_AUTO_TEST_CASE(a_sparse_chains_fixed_iteration_is_not_stopped_before_round
 // per step on average, every step at round-off). lobatto_iiia_iiib<3> on the 10-link chain at
 // h = 0.03 failed at step 567 ("full Newton does not contract").
 BOOST_AUTO_TEST_CASE(a_long_chains_slow_fixed_iteration_is_accelerated_to_round_off) {
-  const double roundoff_plateau = 100 * 10 * 2.220446049250313e-16;  // where newton_solve accepts a stall
   {
     const problems::pendulum_chain chain({50});
     auto x = chain.initial_state();

@@ -18,6 +18,7 @@ namespace geomint {
 /// stored contiguously.
 class anderson_workspace {
  public:
+  /// Begins an empty history for n unknowns and `depth` differences (sized on first use).
   void start(Eigen::Index n, int depth) {
     if (df_.rows() != n || df_.cols() != depth) {
       df_.resize(n, depth);
@@ -32,6 +33,7 @@ class anderson_workspace {
     }
     count_ = 0;
     head_ = 0;
+    has_previous_ = false;
   }
   /// Given z_k and g_k = F(z_k): writes z_{k+1} over g (the history is updated first).
   template <class Z>
@@ -66,7 +68,6 @@ class anderson_workspace {
     if (!gamma.allFinite()) return;
     gk.noalias() -= dg_.leftCols(count_) * gamma;
   }
-  void reset() { has_previous_ = false; count_ = 0; head_ = 0; }
 
  private:
   Eigen::MatrixXd df_, dg_;

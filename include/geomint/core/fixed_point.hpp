@@ -10,12 +10,8 @@
 //   otherwise   max_iterations.
 //
 // Optionally accelerated (fixed_point_acceleration::anderson_depth = m > 0): Anderson
-// acceleration (Walker–Ni, SIAM J. Numer. Anal. 49 (2011), Algorithm AA, mixing β = 1). With
-// g_k = F(z_k) and the residual f_k = g_k − z_k, the next iterate is
-//   z_{k+1} = g_k − ΔG_k γ_k,   γ_k = argmin_γ ‖f_k − ΔF_k γ‖₂,
-// ΔF_k, ΔG_k the differences of the last m_k = min(m, k) f's and g's (least squares by
-// column-pivoting Householder QR; a rank-deficient history, as at round-off, drops directions).
-// For a linear map it is GMRES on (1 − F') in disguise, so an iteration that contracts slowly
+// acceleration (core/anderson.hpp: z_{k+1} = g_k − ΔG_k γ_k from the last m differences). For
+// a linear map it is GMRES on (1 − F') in disguise, so an iteration that contracts slowly
 // because of a few (or clustered) eigenvalues of F' near its spectral radius is much sped up.
 // The stopping rule is the plain iteration's, applied to the residual change_norm(g_k, z_k);
 // on convergence z = g_k, as in the plain iteration. Depth 0 is the plain iteration.
@@ -91,7 +87,6 @@ fixed_point_report fixed_point_solve(Problem& problem, Z& z, Z& next, const newt
   };
   ++stats.solves;
   history.start(z.size(), acceleration.anderson_depth);
-  history.reset();
   constexpr double inf = std::numeric_limits<double>::infinity();
   double previous = inf, first = inf, change = inf;
   int growing_in_a_row = 0;

@@ -179,7 +179,6 @@ newton_report newton_solve(Problem& problem, Z& z, Z& z0, Z& r, const newton_opt
       if (!accelerating && norm > opt.refresh_contraction * previous) {
         accelerating = true;
         problem.acceleration_history().start(z.size(), fixed_anderson_depth);
-        problem.acceleration_history().reset();
       }
       if (accelerating) {
         z0 = z + r;  // z_k; z holds z_k − J⁻¹F(z_k), the plain iteration's next iterate
