@@ -294,10 +294,22 @@ long allocations_after_first_step(const System& sys, typename Stepper::state_typ
 }
 }  // namespace
 
+// The counter sees Eigen's dynamic storage (malloc, not operator new): without it every test of
+// a dynamic-size stepper below would pass whatever the stepper allocated.
+BOOST_AUTO_TEST_CASE(the_allocation_counter_counts_eigen_storage) {
+  BOOST_TEST_REQUIRE(geomint::diagnostics::counting_includes_malloc());
+  const geomint::diagnostics::allocation_scope scope;
+  Eigen::VectorXd v = Eigen::VectorXd::Ones(100);
+  const auto* one = new int(1);
+  BOOST_TEST(scope.count() == 2);
+  BOOST_TEST(v.sum() + *one == 101);
+  delete one;
+}
+
 BOOST_AUTO_TEST_CASE(no_heap_allocation_inside_do_step_after_the_first_step) {
   // Fixed sizes (double spherical pendulum: fast path and general solver), dynamic dense sizes
-  // (chain with a dense Jacobian) and the sparse path at a size whose scratch fits Eigen's stack
-  // buffers; std::vector states.
+  // (chain with a dense Jacobian) and the sparse path (its LDLᵀ refactorized in place) at sizes
+  // whose scratch fits Eigen's stack buffers (up to 16 384 constraints); std::vector states.
   const problems::double_spherical_pendulum dsp;
   const general_view<problems::double_spherical_pendulum> general{{dsp}};
   BOOST_TEST(allocations_after_first_step<rattle<dsp_state>>(dsp, dsp.initial_state(), h, 100) == 0);
@@ -313,6 +325,9 @@ BOOST_AUTO_TEST_CASE(no_heap_allocation_inside_do_step_after_the_first_step) {
   BOOST_TEST(allocations_after_first_step<rattle<>>(dense, chain.initial_state(), 0.005, 100) == 0);
   BOOST_TEST((allocations_after_first_step<lobatto_iiia_iiib<3>>(dense, chain.initial_state(), 0.005, 100)) == 0);
   BOOST_TEST(allocations_after_first_step<rattle<>>(chain, chain.initial_state(), 0.005, 100) == 0);
+  BOOST_TEST((allocations_after_first_step<lobatto_iiia_iiib<3>>(chain, chain.initial_state(), 0.005, 100)) == 0);
+  const problems::pendulum_chain long_chain({2000});
+  BOOST_TEST(allocations_after_first_step<rattle<>>(long_chain, long_chain.initial_state(), 0.005, 10) == 0);
 
   using vec_state = std::pair<std::vector<double>, std::vector<double>>;
   const auto x0 = dsp.initial_state();

@@ -409,6 +409,9 @@ int GeomintEvolve(void* mem, sunrealtype tout, N_Vector q, N_Vector p, sunrealty
 
     // Steps of h from t_start (times t_start + k h, so that round-off does not accumulate);
     // the last one ends exactly at tout, shortened unless it is h up to round-off.
+    // The step's start and the previous step's are swapped after each step: both pairs are
+    // sized here (on the first call), so that no step allocates.
+    for (Eigen::VectorXd* v : {&m.q_prev, &m.p_prev, &m.q_start, &m.p_start}) v->resize(n);
     double* qd = N_VGetArrayPointer(m.q.get());
     double* pd = N_VGetArrayPointer(m.p.get());
     const double t_start = m.t;

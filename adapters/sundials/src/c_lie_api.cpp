@@ -260,6 +260,9 @@ int GeomintLieEvolve(void* mem, sunrealtype tout, N_Vector y, sunrealtype* tret,
     } else if (m.root_fn && m.have_step) {  // roots left in the last step come first
       if (const int found = roots()) return found;
     }
+    // y_start and y_prev are swapped after each step: both are sized here, so that no step allocates.
+    m.y_start.resize(m.y.size());
+    m.y_prev.resize(m.y.size());
     for (long k = 1; m.t != tout; ++k) {
       const double t_next = t_start + k * m.h;
       const bool last = std::fabs(t_next - t_start) >= std::fabs(tout - t_start) - roundoff;

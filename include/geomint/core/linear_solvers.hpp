@@ -163,9 +163,26 @@ class dense_ldlt {
   external_linear_solver* external_ = nullptr;
 };
 
+namespace detail {
+/// Eigen's SimplicialLDLT (upper triangle, natural ordering), refactorized without allocating.
+/// Its factorize() builds an empty sparse matrix it does not use in this configuration (Eigen
+/// reads an upper-stored matrix in place when there is no permutation), and vectorD() returns D
+/// by value: both allocate on every step. factorize_preordered is the computation factorize()
+/// runs here. Its own scratch (three arrays of the matrix's size) stays on the stack up to
+/// EIGEN_STACK_ALLOCATION_LIMIT (128 KB: 16 384 rows) and comes from the heap above it.
+class simplicial_ldlt_in_place
+    : public Eigen::SimplicialLDLT<Eigen::SparseMatrix<double, Eigen::ColMajor, int>, Eigen::Upper,
+                                   Eigen::NaturalOrdering<int>> {
+ public:
+  void refactorize(const MatrixType& a) { this->template factorize_preordered<true>(a); }
+  const VectorType& diagonal() const { return this->m_diag; }
+};
+}  // namespace detail
+
 /// Sparse LDLᵀ for large banded or sparse SPD systems (long chains). The constraint order is
 /// used as given (natural ordering): number constraints so that G M⁻¹ Gᵀ is banded, as chains
-/// are, and the fill-in stays O(m). The symbolic analysis runs once per pattern.
+/// are, and the fill-in stays O(m). The symbolic analysis runs once per pattern; a
+/// refactorization allocates nothing up to 16 384 rows (detail::simplicial_ldlt_in_place).
 class sparse_ldlt {
  public:
   using matrix_type = Eigen::SparseMatrix<double, Eigen::ColMajor, int>;
@@ -192,10 +209,9 @@ class sparse_ldlt {
   bool factorize() {
     if (external_) return external_->factorize(matrix_);
     if (!analyzed_) analyze();
-    ldlt_.factorize(matrix_);
-    return ldlt_.info() == Eigen::Success &&
-           detail::regular_pivots(ldlt_.vectorD()) &&
-           ldlt_.vectorD().minCoeff() > 0;
+    ldlt_.refactorize(matrix_);
+    return ldlt_.info() == Eigen::Success && detail::regular_pivots(ldlt_.diagonal()) &&
+           ldlt_.diagonal().minCoeff() > 0;
   }
   template <class V>
   void solve_in_place(V& rhs) const {
@@ -206,7 +222,7 @@ class sparse_ldlt {
  private:
   matrix_type matrix_;
   // Upper + natural ordering: Eigen factorizes the matrix in place, without a permuted copy.
-  Eigen::SimplicialLDLT<matrix_type, Eigen::Upper, Eigen::NaturalOrdering<int>> ldlt_;
+  detail::simplicial_ldlt_in_place ldlt_;
   bool analyzed_ = false;
   external_linear_solver* external_ = nullptr;
 };

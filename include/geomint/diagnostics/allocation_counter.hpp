@@ -5,9 +5,10 @@
 //   stepper.do_step(sys, x, t, dt);
 //   assert(scope.count() == 0);
 //
-// The counts come from the replacement operator new of count_allocations.hpp, which exactly one
-// translation unit of the program must include; without it every count is 0 (counting_enabled()
-// says which).
+// The counts come from count_allocations.hpp, which exactly one translation unit of the program
+// must include; without it every count is 0 (counting_enabled() says which). It counts malloc as
+// well as operator new (Eigen's dynamic matrices call malloc) where it can: under the sanitizers'
+// allocators and with glibc (counting_includes_malloc()).
 #pragma once
 
 #include <atomic>
@@ -15,9 +16,12 @@
 namespace geomint::diagnostics {
 
 inline std::atomic<long> allocations{0};
-inline std::atomic<bool> counting{false};  ///< set by count_allocations.hpp
+inline std::atomic<bool> counting{false};         ///< set by count_allocations.hpp
+inline std::atomic<bool> counting_malloc{false};  ///< set by count_allocations.hpp
 
 inline bool counting_enabled() { return counting.load(); }
+/// Whether malloc (and so Eigen's dynamic-size storage) is counted, not only operator new.
+inline bool counting_includes_malloc() { return counting_malloc.load(); }
 
 /// The heap allocations made while this object is alive.
 class allocation_scope {
