@@ -255,7 +255,21 @@ class prk_workspace {
           // The previous step's multipliers can put the start outside Newton's basin when the
           // motion turns fast: start again from zero multipliers (the explicit predictor).
           separable_.guess(zs_, lambda_separable_, 0.0);
-          newton_solve(separable_, zs_, zs0_, rs_, opt.newton, stats.newton, ctx);
+          if constexpr (traits::sparse_jacobian && S == 2) {
+            try {
+              newton_solve(separable_, zs_, zs0_, rs_, opt.newton, stats.newton, ctx);
+            } catch (const step_error& again) {
+              if (!worth_a_fresh_start(again)) throw;
+              // Sparse G: the fixed matrix's iteration fails from there too; Newton with the
+              // exact Jacobian, as a dense system's solver would fall back to.
+              separable_.guess(zs_, lambda_separable_, 0.0);
+              auto exact = separable_.exact();
+              ++stats.newton.full_newton_fallbacks;
+              newton_solve(exact, zs_, zs0_, rs_, opt.newton, stats.newton, ctx);
+            }
+          } else {
+            newton_solve(separable_, zs_, zs0_, rs_, opt.newton, stats.newton, ctx);
+          }
         }
       } catch (const fast_path_declined&) {
         return false;
