@@ -300,7 +300,7 @@ BOOST_AUTO_TEST_CASE(the_allocation_counter_counts_eigen_storage) {
   BOOST_TEST_REQUIRE(geomint::diagnostics::counting_includes_malloc());
   const geomint::diagnostics::allocation_scope scope;
   Eigen::VectorXd v = Eigen::VectorXd::Ones(100);
-  const auto* one = new int(1);
+  int* volatile one = new int(1);  // volatile: a new/delete pair may otherwise be elided
   BOOST_TEST(scope.count() == 2);
   BOOST_TEST(v.sum() + *one == 101);
   delete one;

@@ -254,7 +254,7 @@ typename System::state_type two_commutator_step(const System& sys, const typenam
 
 BOOST_AUTO_TEST_CASE(rk4_two_commutators_is_the_published_scheme_and_differs_from_rkmk_rk4_at_order_five) {
   // The step equals the formulas of Munthe-Kaas–Owren written out with the algebra's operations
-  // (so3's specialised action; su(3)'s dynamic one) to a few ulps; it is another method than
+  // (so3's specialised action; su(3)'s matrix one) to a few ulps; it is another method than
   // rkmk<rk::rk4> (dexp⁻¹ per stage): one-step difference O(h⁵), ratio 2⁵ = 32 on halving h.
   const problems::free_rigid_body body;
   const problems::sine_euler<3> fluid;

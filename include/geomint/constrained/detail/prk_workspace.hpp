@@ -254,22 +254,7 @@ class prk_workspace {
           if (!worth_a_fresh_start(e)) throw;
           // The previous step's multipliers can put the start outside Newton's basin when the
           // motion turns fast: start again from zero multipliers (the explicit predictor).
-          separable_.guess(zs_, lambda_separable_, 0.0);
-          if constexpr (traits::sparse_jacobian && S == 2) {
-            try {
-              newton_solve(separable_, zs_, zs0_, rs_, opt.newton, stats.newton, ctx);
-            } catch (const step_error& again) {
-              if (!worth_a_fresh_start(again)) throw;
-              // Sparse G: the fixed matrix's iteration fails from there too; Newton with the
-              // exact Jacobian, as a dense system's solver would fall back to.
-              separable_.guess(zs_, lambda_separable_, 0.0);
-              auto exact = separable_.exact();
-              ++stats.newton.full_newton_fallbacks;
-              newton_solve(exact, zs_, zs0_, rs_, opt.newton, stats.newton, ctx);
-            }
-          } else {
-            newton_solve(separable_, zs_, zs0_, rs_, opt.newton, stats.newton, ctx);
-          }
+          solve_separable_from_zero(opt, stats, ctx);
         }
       } catch (const fast_path_declined&) {
         return false;
@@ -282,6 +267,27 @@ class prk_workspace {
     }
     lambda_separable_ = separable_.multipliers();
     return true;
+  }
+
+  /// The separable stage equations from zero multipliers. With sparse G, should the fixed
+  /// matrix's iteration fail from there too, Newton with the exact Jacobian solves them, as a
+  /// dense system's solver falls back to full Newton (separable_two_stage::exact).
+  void solve_separable_from_zero(const constrained_options& opt, step_statistics& stats, const newton_context& ctx) {
+    separable_.guess(zs_, lambda_separable_, 0.0);
+    if constexpr (traits::sparse_jacobian && S == 2) {
+      try {
+        newton_solve(separable_, zs_, zs0_, rs_, opt.newton, stats.newton, ctx);
+        return;
+      } catch (const step_error& e) {
+        if (!worth_a_fresh_start(e)) throw;
+      }
+      separable_.guess(zs_, lambda_separable_, 0.0);
+      auto exact = separable_.exact();
+      ++stats.newton.full_newton_fallbacks;
+      newton_solve(exact, zs_, zs0_, rs_, opt.newton, stats.newton, ctx);
+    } else {
+      newton_solve(separable_, zs_, zs0_, rs_, opt.newton, stats.newton, ctx);
+    }
   }
 
   template <class QMap, class PMap>
