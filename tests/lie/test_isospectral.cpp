@@ -15,6 +15,7 @@
 #include "geomint/lie/isospectral_midpoint.hpp"
 #include "geomint/lie/rkmk.hpp"
 #include "geomint/problems/sine_euler.hpp"
+#include "geomint/diagnostics/count_allocations.hpp"  // the one TU of test_lie_isospectral
 #include "lie_test_support.hpp"
 
 using namespace geomint;
@@ -143,6 +144,36 @@ BOOST_AUTO_TEST_CASE(isospectral_midpoint_keeps_casimirs) {
     BOOST_TEST(std::fabs(fluid.hamiltonian(y) / fluid.hamiltonian(y0) - 1) <= 1e-3);
     BOOST_TEST(iso.statistics().steps == 30);
   }
+}
+
+// su(17) has dynamic-size states (d = 288) and matrices (17 × 17): the su(N) steps write every
+// change of basis into their own buffers (su_n::basis_buffers), so that after the first step
+// neither the isospectral midpoint (both iterations, plain and Anderson-accelerated) nor RKMK's
+// implicit midpoint in Cayley coordinates on the fixed-point path allocates (counted at malloc;
+// 20 steps, beyond the six that fill the extrapolation history).
+namespace {
+template <class Stepper>
+long allocations_after_the_first_step(Stepper stepper) {
+  const problems::sine_euler<17> fluid;
+  auto y = smooth_state(fluid.algebra(), 3);
+  stepper.do_step(fluid, y, 0.0, 0.1);
+  geomint::diagnostics::allocation_scope scope;
+  for (int k = 1; k <= 20; ++k) stepper.do_step(fluid, y, 0.1 * k, 0.1);
+  return scope.count();
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(su17_steps_allocate_nothing_after_the_first) {
+  BOOST_TEST_REQUIRE(geomint::diagnostics::counting_includes_malloc());
+  lie_options fixed_point = accelerated(3);
+  fixed_point.stage_solver = lie_stage_solver::fixed_point;
+  const long counts[] = {
+      allocations_after_the_first_step(isospectral_midpoint<su_n<17>>(iso_options(0, isospectral_iteration::cayley))),
+      allocations_after_the_first_step(isospectral_midpoint<su_n<17>>(iso_options(3, isospectral_iteration::cayley))),
+      allocations_after_the_first_step(isospectral_midpoint<su_n<17>>(iso_options(3, isospectral_iteration::commutator))),
+      allocations_after_the_first_step(rkmk<su_n<17>, rk::implicit_midpoint, cayley_coordinates>(fixed_point)),
+  };
+  for (long c : counts) BOOST_TEST(c == 0);
 }
 
 // Order 2 against dopri5 on su(5) at T = 1, and the method's stated properties.

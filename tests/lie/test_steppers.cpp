@@ -526,6 +526,33 @@ BOOST_AUTO_TEST_CASE(no_heap_allocation_after_the_first_step_for_fixed_size_alge
   for (long c : counts) BOOST_TEST(c == 0);
 }
 
+// Algebras of dimension up to 256 keep their elements in fixed-size vectors (algebra.hpp) and
+// their d × d operators on the heap above 32: su(7) (d = 48) and so(9) (d = 36) allocate
+// nothing after the first step either — the explicit and implicit RKMK steps (Newton's matrix
+// assembled into the stepper's own), the discrete gradient (its exact Jacobian, dexp⁻¹'s matrix
+// included, rebuilt in every iteration), Moser–Veselov and the leapfrog.
+BOOST_AUTO_TEST_CASE(no_heap_allocation_after_the_first_step_up_to_dimension_256) {
+  BOOST_TEST_REQUIRE(geomint::diagnostics::counting_includes_malloc());
+  const problems::sine_euler<7> fluid;
+  const problems::rigid_body_so_n<9> body;
+  const auto y_fluid = problems::sine_euler<7>::random_initial_state();
+  const auto y_body = problems::rigid_body_so_n<9>::initial_state();
+  static_assert(su_n<7>::dimension == 48 && so_n<9>::dimension == 36, "fixed-size elements");
+  const long counts[] = {
+      allocations_after_first_step(rkmk<su_n<7>, rk::rk4>{}, fluid, y_fluid),
+      allocations_after_first_step(rkmk<su_n<7>, rk::rk4_two_commutators>{}, fluid, y_fluid),
+      allocations_after_first_step(rkmk<su_n<7>, rk::implicit_midpoint, cayley_coordinates>{}, fluid, y_fluid),
+      allocations_after_first_step(rkmk<su_n<7>, rk::gauss_legendre<2>>{}, fluid, y_fluid),
+      allocations_after_first_step(lie_discrete_gradient<su_n<7>>{}, fluid, y_fluid),
+      allocations_after_first_step(lie_poisson_leapfrog<su_n<7>>{}, fluid, y_fluid),
+      allocations_after_first_step(rkmk<so_n<9>, rk::rk4, cayley_coordinates>{}, body, y_body),
+      allocations_after_first_step(lie_discrete_gradient<so_n<9>, cayley_coordinates>{}, body, y_body),
+      allocations_after_first_step(moser_veselov<so_n<9>>{}, body, y_body),
+      allocations_after_first_step(lie_poisson_leapfrog<so_n<9>>{}, body, y_body),
+  };
+  for (long c : counts) BOOST_TEST(c == 0);
+}
+
 // The matrix-free stage solver (lie_stage_solver::fixed_point) solves the same stage equations
 // as simplified Newton, both to about one ulp of the stage slopes: the steps agree to a few
 // ulps. 1e-14 relative leaves room for ~50 ulps of differing rounding.
@@ -606,12 +633,24 @@ BOOST_AUTO_TEST_CASE(su17_matrix_of_a_state_and_prepared_cayley_action) {
   BOOST_TEST((a.hermitian(x) - w).cwiseAbs().maxCoeff() / (N * scale) <= 1e-13);
   BOOST_TEST((a.coefficients(a.hermitian(x)) - x).cwiseAbs().maxCoeff() / scale <= 1e-13);
 
+  // The same changes of basis into the caller's matrices and vectors (what steppers use).
+  su_n<N>::basis_buffers buffers;
+  su_n<N>::matrix_type w_into;
+  su_n<N>::vector_type x_into(a.dim());
+  a.hermitian(x, w_into, buffers);
+  a.coefficients_of_lower(w_into, x_into, buffers);
+  BOOST_TEST((w_into - w).cwiseAbs().maxCoeff() / (N * scale) <= 1e-13);
+  BOOST_TEST((x_into - x).cwiseAbs().maxCoeff() / scale <= 1e-13);
+
   su_n<N>::cayley_action act;
   act.prepare(a, x);
   const auto sigma = (0.05 * problems::sine_euler<N>::random_initial_state(8)).eval();
   const auto expected = a.cayley_coadjoint_double(sigma, x);
-  BOOST_TEST((act.stage(a, sigma) - expected).cwiseAbs().maxCoeff() / scale <= 1e-13);
-  BOOST_TEST((act.act(a, sigma) - expected).cwiseAbs().maxCoeff() / scale <= 1e-13);
+  su_n<N>::vector_type y(a.dim());
+  act.stage(a, sigma, y);
+  BOOST_TEST((y - expected).cwiseAbs().maxCoeff() / scale <= 1e-13);
+  act.act(a, sigma, y);
+  BOOST_TEST((y - expected).cwiseAbs().maxCoeff() / scale <= 1e-13);
   // Stage points close to the last one, as the sweeps of a fixed-point iteration make them, are
   // corrections of it (lie/detail/cayley_congruence.hpp), here one in double precision (a change
   // of 2e-10) and one in single precision (1e-14): the same action to the same bound (a wrong
@@ -619,7 +658,8 @@ BOOST_AUTO_TEST_CASE(su17_matrix_of_a_state_and_prepared_cayley_action) {
   auto near = sigma;
   for (double change : {2e-10, 1e-14}) {
     near += change * problems::sine_euler<N>::random_initial_state(9);
-    BOOST_TEST((act.stage(a, near) - a.cayley_coadjoint_double(near, x)).cwiseAbs().maxCoeff() / scale <= 1e-13);
+    act.stage(a, near, y);
+    BOOST_TEST((y - a.cayley_coadjoint_double(near, x)).cwiseAbs().maxCoeff() / scale <= 1e-13);
   }
   BOOST_TEST(act.double_corrections() == 1);
   BOOST_TEST(act.single_corrections() == 2);  // act(σ) at the last stage point, then the 1e-14

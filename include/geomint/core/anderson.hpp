@@ -62,7 +62,7 @@ class anderson_workspace {
     const Eigen::Index r = qr.nonzeroPivots();
     if (r == 0) return;  // a degenerate history: the plain step
     c_ = f_;
-    c_.applyOnTheLeft(qr.householderQ().setLength(r).adjoint());
+    apply_reflections_transposed(qr, r);
     qr.matrixQR().topLeftCorner(r, r).template triangularView<Eigen::Upper>().solveInPlace(c_.head(r));
     for (Eigen::Index i = 0; i < r; ++i) gamma(qr.colsPermutation().indices()(i)) = c_(i);
     if (!gamma.allFinite()) return;
@@ -70,6 +70,20 @@ class anderson_workspace {
   }
 
  private:
+  /// c ← Qᵀc for the first r Householder reflections H_k = 1 − τ_k v_k v_kᵀ of qr
+  /// (Qᵀ = H_{r−1} ⋯ H₀), v_k = (1, essential part below the diagonal). Eigen's
+  /// householderQ().applyOnTheLeft forms τ_k v_k in a heap temporary for every reflection.
+  template <class QR>
+  void apply_reflections_transposed(const QR& qr, Eigen::Index r) {
+    const Eigen::Index n = c_.size();
+    for (Eigen::Index k = 0; k < r; ++k) {
+      const auto essential = qr.matrixQR().col(k).tail(n - k - 1);
+      const double w = qr.hCoeffs()(k) * (c_(k) + essential.dot(c_.tail(n - k - 1)));
+      c_(k) -= w;
+      c_.tail(n - k - 1) -= w * essential;
+    }
+  }
+
   Eigen::MatrixXd df_, dg_;
   Eigen::VectorXd f_, f_previous_, g_previous_, c_, gamma_;
   std::vector<Eigen::ColPivHouseholderQR<Eigen::MatrixXd>> qr_;

@@ -21,8 +21,8 @@
 namespace geomint {
 
 /// The last `Depth` converged values of an equally spaced sequence (V: an Eigen vector or matrix,
-/// fixed or dynamic size) and the extrapolated next one. No allocation after the first `Depth`
-/// values of a size.
+/// fixed or dynamic size) and the extrapolated next one. The first value of a size sizes every
+/// slot; no allocation after it.
 template <class V, int Depth = 6>
 class sequence_extrapolation {
   static_assert(Depth >= 2 && Depth <= 8, "sequence_extrapolation: depth 2 to 8");
@@ -52,6 +52,10 @@ class sequence_extrapolation {
   /// each number of points (2 … size()) came to u.
   template <class U>
   void record(const U& u) {
+    if (scratch_.rows() != u.rows() || scratch_.cols() != u.cols()) {  // dynamic V: all slots at once
+      for (V& v : values_) v.resize(u.rows(), u.cols());
+      scratch_.resize(u.rows(), u.cols());
+    }
     if (count_ >= 2) {
       double best_error = std::numeric_limits<double>::infinity();
       int best = 2;

@@ -69,6 +69,15 @@ namespace geomint {
 /// Truncation index meaning "the whole series, summed to round-off".
 inline constexpr int full_series = -1;
 
+/// An algebra of dimension d ≤ max_fixed_element_size keeps its elements (vector_type) in
+/// fixed-size vectors (≤ 2 KB; su(15): 224 entries), so that the operations returning them by
+/// value do not allocate; its d × d operators are fixed-size only up to max_fixed_size (32).
+inline constexpr int max_fixed_element_size = 256;
+namespace size {
+/// d if an algebra's elements of dimension d are fixed-size vectors, else dynamic.
+constexpr int fixed_element_size(int d) { return is_fixed(d) && d <= max_fixed_element_size ? d : dynamic; }
+}  // namespace size
+
 /// The precision in which coadjoint actions form their increment y₁ − y₀ before the one
 /// rounding y₁ = y₀ + (y₁ − y₀) to double. Rounding errors of the increment that repeat from
 /// step to step (near relative equilibria, where consecutive steps are alike) would otherwise
@@ -107,29 +116,37 @@ inline const std::array<double, bernoulli_terms>& bernoulli_over_factorial() {
   return c;
 }
 
-/// Σ_{k=0}^{q} c_k L^k v for a linear map L given as apply(x) → L x, with c_k = B_k/k!.
+/// result = Σ_{k=0}^{q} c_k L^k v for a linear map L given as apply(x, out): out = L x, with c_k =
+/// B_k/k!; power and next are the caller's buffers of v's size (so that nothing is allocated).
 /// q = full_series sums until the terms fall below round-off (the series converges for
-/// ‖L‖ < 2π; `converged` reports whether it did).
-template <class V, class Apply>
-V bernoulli_series(const V& v, int q, Apply&& apply, bool* converged = nullptr) {
+/// ‖L‖ < 2π); returns whether it did (always true for a truncation).
+template <class V0, class V, class Apply>
+bool bernoulli_series_into(const V0& v, int q, Apply&& apply, V& result, V& power, V& next) {
   const auto& c = bernoulli_over_factorial();
-  V result = v;
-  V power = v;
+  result = v;
+  power = v;
   // The table ends at B₆₃/63!: a higher truncation order (an RKMK tableau of order ≥ 66) sums
   // what is there; the terms left out are below (‖L‖/2π)⁶⁴ relative, nothing in double.
   const int last = q == full_series ? bernoulli_terms - 1 : std::min(q, bernoulli_terms - 1);
-  bool done = q != full_series;
   for (int k = 1; k <= last; ++k) {
-    power = apply(power);
+    apply(power, next);
+    power.swap(next);
     if (c[k] == 0) continue;
     result.noalias() += c[k] * power;
     if (q == full_series && k >= 2 &&
         std::fabs(c[k]) * power.cwiseAbs().maxCoeff() <=
-            0.25 * std::numeric_limits<double>::epsilon() * result.cwiseAbs().maxCoeff()) {
-      done = true;
-      break;
-    }
+            0.25 * std::numeric_limits<double>::epsilon() * result.cwiseAbs().maxCoeff())
+      return true;
   }
+  return q != full_series;
+}
+
+/// Σ_{k=0}^{q} c_k L^k v for a linear map L given as apply(x) → L x (bernoulli_series_into with
+/// its own buffers); `converged` reports whether a full series converged.
+template <class V, class Apply>
+V bernoulli_series(const V& v, int q, Apply&& apply, bool* converged = nullptr) {
+  V result, power, next;
+  const bool done = bernoulli_series_into(v, q, [&](const V& x, V& out) { out = apply(x); }, result, power, next);
   if (converged) *converged = done;
   return result;
 }
@@ -175,16 +192,16 @@ struct has_double_actions<A, std::void_t<decltype(std::declval<const A&>().exp_c
                                  std::declval<const typename A::vector_type&>()))>> : std::true_type {};
 
 /// The coadjoint actions of one step's stage points on its y₀, for algebras that keep nothing
-/// across them: Coordinates::stage_act / act with y₀ (see cayley_coordinates::prepared_action).
+/// across them: Coordinates::stage_act / act with y₀, into y (see cayley_coordinates::prepared_action).
 template <class Algebra, class Coordinates>
 class plain_action {
  public:
   using vec = typename Algebra::vector_type;
   void prepare(const Algebra&, const vec& y0) { y0_ = &y0; }
-  template <class S>
-  vec stage(const Algebra& a, const Eigen::MatrixBase<S>& sigma) { return Coordinates::stage_act(a, sigma, *y0_); }
-  template <class S>
-  vec act(const Algebra& a, const Eigen::MatrixBase<S>& sigma) { return Coordinates::act(a, sigma, *y0_); }
+  template <class S, class Y>
+  void stage(const Algebra& a, const Eigen::MatrixBase<S>& sigma, Y& y) { y = Coordinates::stage_act(a, sigma, *y0_); }
+  template <class S, class Y>
+  void act(const Algebra& a, const Eigen::MatrixBase<S>& sigma, Y& y) { y = Coordinates::act(a, sigma, *y0_); }
 
  private:
   const vec* y0_ = nullptr;
@@ -270,22 +287,56 @@ structure_constants_of(const Algebra& a) {
 }
 
 /// Operators assembled column by column from an algebra's bracket (for algebras whose bracket
-/// is computed in a realization, not from a stored table).
+/// is computed in a realization, not from a stored table), into the caller's d × d matrix.
 namespace lie_detail {
+template <class Algebra, class U, class Out>
+void ad_by_columns(const Algebra& a, const U& u, Out& out) {
+  const int d = a.dim();
+  out.resize(d, d);
+  for (int j = 0; j < d; ++j) out.col(j) = a.bracket(u, Algebra::vector_type::Unit(d, j));
+}
 template <class Algebra, class U>
 typename Algebra::operator_type ad_by_columns(const Algebra& a, const U& u) {
-  const int d = a.dim();
-  typename Algebra::operator_type m(d, d);
-  for (int j = 0; j < d; ++j) m.col(j) = a.bracket(u, Algebra::vector_type::Unit(d, j));
+  typename Algebra::operator_type m;
+  ad_by_columns(a, u, m);
   return m;
 }
 /// J(y) column j = −ad*_{e_j} y.
+template <class Algebra, class Y, class Out>
+void poisson_tensor_by_columns(const Algebra& a, const Y& y, Out& out) {
+  const int d = a.dim();
+  out.resize(d, d);
+  for (int j = 0; j < d; ++j) out.col(j) = -a.ad_star(Algebra::vector_type::Unit(d, j), y);
+}
 template <class Algebra, class Y>
 typename Algebra::operator_type poisson_tensor_by_columns(const Algebra& a, const Y& y) {
-  const int d = a.dim();
-  typename Algebra::operator_type m(d, d);
-  for (int j = 0; j < d; ++j) m.col(j) = -a.ad_star(Algebra::vector_type::Unit(d, j), y);
+  typename Algebra::operator_type m;
+  poisson_tensor_by_columns(a, y, m);
   return m;
+}
+
+/// Whether an algebra's d × d operators live on the heap (dynamic size) while its vectors do not:
+/// its operator-valued functions then return a fresh heap matrix, and steppers assemble the
+/// operators they need column by column into their own (ad_into, poisson_tensor_into).
+template <class Algebra>
+inline constexpr bool heap_operators = Algebra::operator_type::RowsAtCompileTime == dynamic &&
+                                       Algebra::vector_type::SizeAtCompileTime != dynamic;
+
+/// ad_u into out (d × d, sized by the caller once), without a temporary operator.
+template <class Algebra, class U, class Out>
+void ad_into(const Algebra& a, const U& u, Out& out) {
+  if constexpr (heap_operators<Algebra>)
+    ad_by_columns(a, typename Algebra::vector_type(u), out);
+  else
+    out = a.ad(u);
+}
+/// J(y) into out (d × d, sized by the caller once), without a temporary operator.
+template <class Algebra, class Y, class Out>
+void poisson_tensor_into(const Algebra& a, const Y& y, Out& out) {
+  if constexpr (heap_operators<Algebra>)
+    poisson_tensor_by_columns(a, typename Algebra::vector_type(y), out);
+  else
+    out = a.poisson_tensor(y);
 }
 }  // namespace lie_detail
 

@@ -49,7 +49,8 @@ struct cayley_coordinates {
   }
   /// The stage points' actions for one step: Algebra::cayley_action where the algebra keeps
   /// work that depends on y₀ alone across them (su_n: W(y₀), see su_n::cayley_action), else
-  /// stage_act / act. Interface: prepare(a, y₀), stage(a, σ), act(a, σ).
+  /// stage_act / act. Interface: prepare(a, y₀), stage(a, σ, y), act(a, σ, y), which write
+  /// the stage point or the update into y.
   template <class Algebra>
   using prepared_action =
       std::conditional_t<std::is_void<typename lie_detail::cayley_prepared<Algebra>::type>::value,
@@ -61,13 +62,16 @@ struct cayley_coordinates {
                                                             const Eigen::MatrixBase<V>& v, int q) {
     return a.dcay_inv(sigma, v, q == full_series ? 2 : q);
   }
-  /// The matrix of dcay⁻¹_σ, column by column.
-  template <class Algebra, class S>
-  static typename Algebra::operator_type inverse_differential_matrix(const Algebra& a, const Eigen::MatrixBase<S>& sigma) {
+  /// inverse_differential_matrix needs no buffers (the interface is exp_coordinates').
+  template <class Algebra>
+  struct differential_scratch {};
+  /// The matrix of dcay⁻¹_σ, column by column into out.
+  template <class Algebra, class S, class Out>
+  static void inverse_differential_matrix(const Algebra& a, const Eigen::MatrixBase<S>& sigma, Out& out,
+                                          differential_scratch<Algebra>&) {
     const int d = a.dim();
-    typename Algebra::operator_type m(d, d);
-    for (int j = 0; j < d; ++j) m.col(j) = a.dcay_inv(sigma, Algebra::vector_type::Unit(d, j), 2);
-    return m;
+    out.resize(d, d);
+    for (int j = 0; j < d; ++j) out.col(j) = a.dcay_inv(sigma, Algebra::vector_type::Unit(d, j), 2);
   }
 };
 

@@ -45,30 +45,44 @@ struct exp_coordinates {
                                                             const Eigen::MatrixBase<V>& v, int q) {
     return dexp_inv(a, sigma, v, q);
   }
-  /// The matrix of dexp⁻¹_σ to round-off: the Bernoulli series Σ_k (B_k/k!) ad_σ^k as d × d
-  /// matrices where it converges (spectral radius of ad_σ below 2π); beyond that radius the
+  /// Buffers of inverse_differential_matrix, sized on first use.
+  template <class Algebra>
+  struct differential_scratch {
+    typename Algebra::operator_type ad, power, next;
+  };
+  /// The matrix of dexp⁻¹_σ to round-off, into out: the Bernoulli series Σ_k (B_k/k!) ad_σ^k as
+  /// d × d matrices where it converges (spectral radius of ad_σ below 2π); beyond that radius the
   /// inverse of dexp_σ = Σ_k ad_σ^k/(k+1)!, an entire series, taken as the upper right block of
   /// exp([[ad_σ, I], [0, 0]]) = [[e^{ad_σ}, dexp_σ], [0, I]] (compare the power series). Where dexp_σ
-  /// is singular (ad_σ has an eigenvalue 2πik, k ≠ 0) every entry is NaN.
-  template <class Algebra, class S>
-  static typename Algebra::operator_type inverse_differential_matrix(const Algebra& a, const Eigen::MatrixBase<S>& sigma) {
+  /// is singular (ad_σ has an eigenvalue 2πik, k ≠ 0) every entry is NaN. The series runs in the
+  /// caller's buffers; the case beyond its radius (a step that turns by more than 2π) allocates.
+  template <class Algebra, class S, class Out>
+  static void inverse_differential_matrix(const Algebra& a, const Eigen::MatrixBase<S>& sigma, Out& out,
+                                          differential_scratch<Algebra>& w) {
     using op = typename Algebra::operator_type;
     const int d = a.dim();
-    const op ad = a.ad(sigma);
-    bool converged = false;
-    const op series = lie_detail::bernoulli_series(op(op::Identity(d, d)), full_series,
-                                                   [&](const op& x) -> op { return ad * x; }, &converged);
-    if (converged) return series;
+    lie_detail::ad_into(a, sigma, w.ad);
+    if (lie_detail::bernoulli_series_into(op::Identity(d, d), full_series,
+                                          [&](const op& x, op& next) { next.noalias() = w.ad * x; }, out, w.power,
+                                          w.next))
+      return;
     constexpr int rows = op::RowsAtCompileTime;
     using block_matrix = Eigen::Matrix<double, rows == Eigen::Dynamic ? Eigen::Dynamic : 2 * rows,
                                        rows == Eigen::Dynamic ? Eigen::Dynamic : 2 * rows>;
     block_matrix b = block_matrix::Zero(2 * d, 2 * d);
-    b.topLeftCorner(d, d) = ad;
+    b.topLeftCorner(d, d) = w.ad;
     b.topRightCorner(d, d).setIdentity();
     const op dexp_matrix = lie_detail::expm1(b).topRightCorner(d, d);  // e^B − 1 has the same block
     const Eigen::FullPivLU<op> lu(dexp_matrix);
-    if (!lu.isInvertible()) return op::Constant(d, d, std::numeric_limits<double>::quiet_NaN());
-    return lu.inverse();
+    if (!lu.isInvertible()) out.setConstant(d, d, std::numeric_limits<double>::quiet_NaN());
+    else out = lu.inverse();
+  }
+  template <class Algebra, class S>
+  static typename Algebra::operator_type inverse_differential_matrix(const Algebra& a, const Eigen::MatrixBase<S>& sigma) {
+    typename Algebra::operator_type out;
+    differential_scratch<Algebra> w;
+    inverse_differential_matrix(a, sigma, out, w);
+    return out;
   }
 };
 

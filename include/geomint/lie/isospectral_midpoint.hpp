@@ -107,7 +107,7 @@ class isospectral_midpoint_workspace {
     if (z_.size() != d + 1) resize(d);
     y0_ = y;
     require_finite_state(t, dt, y0_);
-    w0_ = alg.hermitian(y0_);
+    alg.hermitian(y0_, w0_, buffers_);
     sys.gradient(y0_, g0_);
     if (!(cont_.begin(sys, y0_) && dt == dt_previous_ && iteration_ == opt.iteration)) {
       k_history_.forget();
@@ -126,14 +126,14 @@ class isospectral_midpoint_workspace {
       p_.noalias() = b_ * w_;
       increment_ = 2 * (p_ + p_.adjoint());
     } else {
-      unknowns at_y0(d + 1);
-      at_y0 << y0_, (z_history_.size() > 0 ? z_history_.latest()(d) : 0.0);
+      z_start_ << y0_, (z_history_.size() > 0 ? z_history_.latest()(d) : 0.0);
       commutator_sweep<Sys> problem{*this, sys, alg, dt};
-      solve(problem, z_, z_next_, at_y0, z_history_, opt, stats, ctx);
+      solve(problem, z_, z_next_, z_start_, z_history_, opt, stats, ctx);
       // W₁ − W₀ = h[B̃, W̃] = 2(P + P†) from the last sweep.
       increment_ = 2 * half_commutator_;
     }
-    y1_ = y0_ + alg.coefficients_of_lower(increment_);
+    alg.coefficients_of_lower(increment_, y1_, buffers_);
+    y1_ += y0_;
     if (!y1_.allFinite())
       throw step_error(failure_reason::non_finite_value, t, dt, 0, 0, "isospectral midpoint: the new state is not finite");
     y = y1_;
@@ -155,9 +155,10 @@ class isospectral_midpoint_workspace {
     double dt;
     void map(const vec& k, vec& next) {
       m.g_ = (-dt / 2) * k;
-      m.b_ = alg.hat(m.g_);
+      alg.hat(m.g_, m.b_, m.buffers_);
       m.increment_ = m.congruence_.increment(m.b_, 1);
-      m.ys_ = m.y0_ + alg.coefficients_of_lower(m.increment_);
+      alg.coefficients_of_lower(m.increment_, m.ys_, m.buffers_);
+      m.ys_ += m.y0_;
       sys.gradient(m.ys_, next);
     }
     double change_norm(const vec& next, const vec& k) const {
@@ -178,14 +179,14 @@ class isospectral_midpoint_workspace {
       m.ys_ = z.head(d);
       sys.gradient(m.ys_, m.g_);
       m.g_ *= -dt / 2;
-      m.b_ = alg.hat(m.g_);
-      m.w_ = alg.hermitian(m.ys_);
+      alg.hat(m.g_, m.b_, m.buffers_);
+      alg.hermitian(m.ys_, m.w_, m.buffers_);
       m.w_.diagonal().array() += z(d);
       m.p_.noalias() = m.b_ * m.w_;
       m.half_commutator_ = m.p_ + m.p_.adjoint();
       m.next_w_ = m.w0_ + m.half_commutator_;
       m.next_w_.template triangularView<Eigen::Lower>() += m.p_ * m.b_;
-      next.head(d) = alg.coefficients_of_lower(m.next_w_);
+      alg.coefficients_of_lower(m.next_w_, next.head(d), m.buffers_);
       next(d) = m.next_w_.diagonal().real().sum() / N;
     }
     double change_norm(const unknowns& next, const unknowns& z) const {
@@ -221,7 +222,7 @@ class isospectral_midpoint_workspace {
 
   void resize(int d) {
     for (vec* v : {&y0_, &ys_, &g_, &g0_, &y1_, &k_, &k_next_}) v->resize(d);
-    for (unknowns* v : {&z_, &z_next_}) v->resize(d + 1);
+    for (unknowns* v : {&z_, &z_next_, &z_start_}) v->resize(d + 1);
     k_history_.forget();
     z_history_.forget();
     for (mat* a : {&w0_, &w_, &b_, &p_, &half_commutator_, &next_w_, &increment_}) a->resize(N, N);
@@ -229,10 +230,11 @@ class isospectral_midpoint_workspace {
   }
 
   vec y0_, ys_, g_, g0_, y1_, k_, k_next_;
-  unknowns z_, z_next_;
+  unknowns z_, z_next_, z_start_;  ///< z_start_: (y₀, the last τ), the fresh start
   sequence_extrapolation<vec> k_history_;       ///< converged k of consecutive continued steps
   sequence_extrapolation<unknowns> z_history_;  ///< converged z likewise (commutator iteration)
   mat w0_, w_, b_, p_, half_commutator_, next_w_, increment_;
+  typename Algebra::basis_buffers buffers_;  ///< the change of basis state ↔ matrix
   lie_detail::cayley_congruence<mat> congruence_;
   isospectral_iteration iteration_ = isospectral_iteration::cayley;
   anderson_workspace anderson_;

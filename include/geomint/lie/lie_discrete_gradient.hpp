@@ -87,7 +87,7 @@ template <class Algebra, class Coordinates, class DiscreteGradient>
 class discrete_gradient_workspace {
   static constexpr int D = Algebra::dimension;
   using vec = vector<D>;
-  using mat = matrix<D, D>;
+  using mat = typename Algebra::operator_type;
 
  public:
   void forget() {}
@@ -119,8 +119,7 @@ class discrete_gradient_workspace {
   void resize(int d) {
     d_ = d;
     for (vec* v : {&y0_, &y1_, &g0_, &dh_, &sigma_, &sigma0_, &r_, &scratch_, &point_}) v->resize(d);
-    hess_.resize(d, d);
-    dpsi_inv_.resize(d, d);
+    for (mat* a : {&hess_, &dpsi_inv_, &poisson_}) a->resize(d, d);
     lu_.resize(d);
   }
 
@@ -142,16 +141,18 @@ class discrete_gradient_workspace {
       auto& b = m.lu_.system_matrix();
       if (jacobian == lie_jacobian::frozen) {
         lie_detail::hessian(sys, m.y0_, m.hess_);
-        b.noalias() = (-dt / 2) * m.hess_ * alg.poisson_tensor(m.y0_);
+        lie_detail::poisson_tensor_into(alg, m.y0_, m.poisson_);
+        b.noalias() = (-dt / 2) * m.hess_ * m.poisson_;
         b.diagonal().array() += 1;
         m.dpsi_inv_.setIdentity();
       } else {
         m.y1_ = Coordinates::act(alg, sigma, m.y0_);
         DiscreteGradient::hessian_point(m.y0_, m.y1_, m.point_);
         lie_detail::hessian(sys, m.point_, m.hess_);
-        m.dpsi_inv_ = Coordinates::inverse_differential_matrix(alg, sigma);
+        Coordinates::inverse_differential_matrix(alg, sigma, m.dpsi_inv_, m.differential_);
+        lie_detail::poisson_tensor_into(alg, m.y1_, m.poisson_);
         b = m.dpsi_inv_;
-        b.noalias() += (-dt / 2) * m.hess_ * alg.poisson_tensor(m.y1_);
+        b.noalias() += (-dt / 2) * m.hess_ * m.poisson_;
       }
       if (!m.lu_.factorize())
         throw step_error(failure_reason::singular_iteration_matrix, t, dt, 0, 0,
@@ -174,8 +175,9 @@ class discrete_gradient_workspace {
 
   int d_ = -1;
   vec y0_, y1_, g0_, dh_, sigma_, sigma0_, r_, scratch_, point_;
-  mat hess_, dpsi_inv_;
-  dense_lu<D> lu_;
+  mat hess_, dpsi_inv_, poisson_;
+  typename Coordinates::template differential_scratch<Algebra> differential_;
+  dense_lu<size::fixed_if_small(D)> lu_;
 };
 
 }  // namespace detail

@@ -132,7 +132,7 @@ class lie_poisson_leapfrog_workspace {
 
   system_fingerprint checked_;  ///< the system ∇H was found linear for (core/continuation.hpp)
   vec pi1_, p_, w_, fp_, next_;
-  matrix<D, D> op_;
+  typename Algebra::operator_type op_;
 };
 
 }  // namespace detail

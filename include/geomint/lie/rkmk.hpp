@@ -164,6 +164,7 @@ class rkmk_workspace {
       r_.resize(S * d);
       j0_.resize(d, d);
       hess_.resize(d, d);
+      operator_.resize(d, d);
       lu_.resize(S * d);
     }
     jacobian_valid_ = false;
@@ -205,7 +206,7 @@ class rkmk_workspace {
   [[gnu::always_inline]] void finish_at(const Algebra& alg, double t, double dt, stage_scratch& w, Y& y,
                                         step_statistics& stats) {
     if constexpr (Prepared)
-      w.y1 = action_.act(alg, w.sigma);
+      action_.act(alg, w.sigma, w.y1);
     else
       w.y1 = Coordinates::act(alg, w.sigma, w.y0);
     if (!w.y1.allFinite()) throw_non_finite(t, dt);
@@ -233,9 +234,12 @@ class rkmk_workspace {
       const int j = nonzero_[i][n];
       w.sigma.noalias() += (dt * tableau_.a(i, j)) * slopes(j);
     }
-    w.ys = action_.stage(alg, w.sigma);
+    action_.stage(alg, w.sigma, w.ys);
     sys.gradient(w.ys, w.g);
-    out = Coordinates::inverse_differential(alg, w.sigma, w.g, truncation_);
+    if (truncation_ == 0)  // dψ⁻¹ truncated after degree 0 is the identity (a copy, not a new vector)
+      out = w.g;
+    else
+      out = Coordinates::inverse_differential(alg, w.sigma, w.g, truncation_);
   }
 
   /// Explicit tableaux: the stages one after the other, unrolled at compile time so that the
@@ -342,8 +346,12 @@ class rkmk_workspace {
     void update_jacobian(const vector<SD>&) {
       const int d = m.d_;
       lie_detail::hessian(sys, m.w_.y0, m.hess_);
-      m.j0_.noalias() = m.hess_ * alg.poisson_tensor(m.w_.y0);
-      if (m.truncation_ >= 1) m.j0_ += 0.5 * alg.ad(m.g0_);
+      lie_detail::poisson_tensor_into(alg, m.w_.y0, m.operator_);
+      m.j0_.noalias() = m.hess_ * m.operator_;
+      if (m.truncation_ >= 1) {
+        lie_detail::ad_into(alg, m.g0_, m.operator_);
+        m.j0_ += 0.5 * m.operator_;
+      }
       auto& a = m.lu_.system_matrix();
       for (int i = 0; i < S; ++i)
         for (int j = 0; j < S; ++j)
@@ -437,7 +445,7 @@ class rkmk_workspace {
   continuation<vec> cont_;   ///< the last fixed-point step's end point
   double dt_previous_ = 0;
   vector<SD> z_, z0_, r_;
-  matrix<D, D> j0_, hess_;
+  typename Algebra::operator_type j0_, hess_, operator_;  ///< operator_: J(y₀), then ad_{∇H(y₀)}
   dense_lu<SD> lu_;
   bool jacobian_valid_ = false;
   double jacobian_dt_ = 0;

@@ -21,11 +21,11 @@ class so_n {
 
  public:
   static constexpr int n = N;
-  static constexpr int dimension = size::fixed_if_small(N * (N - 1) / 2);
+  static constexpr int dimension = size::fixed_element_size(N * (N - 1) / 2);
   static constexpr bool has_cayley = true;
   static constexpr int casimir_count = N / 2;
   using vector_type = vector<dimension>;
-  using operator_type = matrix<dimension, dimension>;
+  using operator_type = matrix<size::fixed_if_small(dimension), size::fixed_if_small(dimension)>;
   using matrix_type = matrix<N, N>;
   using group_type = matrix<N, N>;
 

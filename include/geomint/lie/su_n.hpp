@@ -57,7 +57,7 @@ class su_n {
  public:
   static constexpr int n = N;
   static constexpr int mode_count = (N * N - 1) / 2;  ///< modes in the half cell C⁺
-  static constexpr int dimension = size::fixed_if_small(N * N - 1);
+  static constexpr int dimension = size::fixed_element_size(N * N - 1);
   static constexpr bool has_cayley = true;
   static constexpr int casimir_count = N - 1;
   /// The largest N whose coadjoint action forms its increment in extended precision.
@@ -67,7 +67,7 @@ class su_n {
   /// Whether state ↔ matrix go through FFTs (dynamic sizes, with FFTW) rather than a product.
   static constexpr bool uses_fft = matrix_size == dynamic && lie_detail::diagonal_fft::available;
   using vector_type = vector<dimension>;
-  using operator_type = matrix<dimension, dimension>;
+  using operator_type = matrix<size::fixed_if_small(dimension), size::fixed_if_small(dimension)>;
   using matrix_type = Eigen::Matrix<complex, matrix_size, matrix_size>;
   using group_type = matrix_type;
   template <class T>
@@ -110,6 +110,28 @@ class su_n {
   matrix_type hermitian(const Eigen::MatrixBase<X>& x) const { return hermitian_in<double>(x); }
   /// Coefficients of the Hermitian part of w: x_m = tr(T_m† w)/N.
   vector_type coefficients(const matrix_type& w) const { return coefficients_in<double>(w); }
+
+  /// The N × N work matrices of the change of basis state ↔ matrix, for the forms below that
+  /// write into the caller's objects: once sized (by the first call), nothing is allocated.
+  struct basis_buffers {
+    matrix_type a, d;
+  };
+  /// hermitian(x) into w.
+  template <class X>
+  void hermitian(const Eigen::MatrixBase<X>& x, matrix_type& w, basis_buffers& b) const {
+    hermitian_into<double>(x, w, b.a, b.d);
+  }
+  /// hat(v) = (i/4) W(v) into s.
+  template <class V>
+  void hat(const Eigen::MatrixBase<V>& v, matrix_type& s, basis_buffers& b) const {
+    hermitian(v, s, b);
+    s *= complex(0, 0.25);
+  }
+  /// coefficients_of_lower(w) into x (a vector or a segment of one, of size dim()).
+  template <class X>
+  void coefficients_of_lower(const matrix_type& w, X&& x, basis_buffers& b) const {
+    coefficients_into<double, true>(w, x, b.a, b.d);
+  }
   /// ω_m for any m in the cell (reality condition for m ∉ C⁺).
   template <class Y>
   complex coefficient(const Eigen::MatrixBase<Y>& y, int m1, int m2) const {
@@ -292,9 +314,16 @@ class su_n {
   /// so that D's column m₂ is the inverse DFT of Ã's (F_{j,a} = ε^{2aj} = ε^{(2a mod N) j}).
   template <class T, class X>
   cmatrix<T> hermitian_in(const Eigen::MatrixBase<X>& x) const {
+    cmatrix<T> w, a, d;
+    hermitian_into<T>(x, w, a, d);
+    return w;
+  }
+  /// hermitian_in into w, with a and d as work matrices.
+  template <class T, class X>
+  void hermitian_into(const Eigen::MatrixBase<X>& x, cmatrix<T>& w, cmatrix<T>& a, cmatrix<T>& d) const {
     constexpr bool fft = uses_fft && std::is_same<T, double>::value;
     const int row_factor = fft ? 2 : 1;
-    cmatrix<T> a = cmatrix<T>::Zero(N, N);
+    a.setZero(N, N);
     for (int i = 0; i < mode_count; ++i) {
       const mode m = modes_[i];
       // Real arithmetic: std::complex products call the slow NaN-checking __muldc3.
@@ -303,26 +332,34 @@ class su_n {
       a(wrap(row_factor * m.m1), wrap(m.m2)) = std::complex<T>(cr * p.real() - ci * p.imag(), cr * p.imag() + ci * p.real());
       a(wrap(-row_factor * m.m1), wrap(-m.m2)) = std::complex<T>(cr * p.real() + ci * p.imag(), cr * p.imag() - ci * p.real());
     }
-    cmatrix<T> d(N, N);
+    const cmatrix<T>* diagonals = &a;  // D
     if constexpr (fft) {
       fft_plans<T>().inverse(a.data());
-      d.swap(a);
     } else {
+      d.resize(N, N);
       d.noalias() = fourier<T>() * a;
+      diagonals = &d;
     }
-    cmatrix<T> w(N, N);
+    w.resize(N, N);
     for (int b = 0; b < N; ++b)
-      for (int j = 0; j < N; ++j) w(wrap(j + b), j) = d(j, b);
-    return w;
+      for (int j = 0; j < N; ++j) w(wrap(j + b), j) = (*diagonals)(j, b);
   }
   /// coefficients() in precision T: x_m = tr(T_m† w_H)/N for the Hermitian part w_H of w,
   /// = ε^{−m₁m₂} (F† D)_{m₁,m₂}/N with D_{j,m₂} = (w_H)_{(j+m₂) mod N, j}. Lower: w is Hermitian
   /// and only its lower triangle is read. With FFTs, (F† D)_{a,·} is row 2a mod N of D's DFT.
   template <class T, bool Lower = false>
   vector_of<dimension, T> coefficients_in(const cmatrix<T>& w) const {
+    vector_of<dimension, T> x(dim());
+    cmatrix<T> d, g;
+    coefficients_into<T, Lower>(w, x, d, g);
+    return x;
+  }
+  /// coefficients_in into x (size dim()), with d and g as work matrices.
+  template <class T, bool Lower = false, class X>
+  void coefficients_into(const cmatrix<T>& w, X&& x, cmatrix<T>& d, cmatrix<T>& g) const {
     constexpr bool fft = uses_fft && std::is_same<T, double>::value;
     const int row_factor = fft ? 2 : 1;
-    cmatrix<T> d(N, N);
+    d.resize(N, N);
     for (int b = 0; b < N; ++b)
       for (int j = 0; j < N; ++j) {
         const int r = wrap(j + b);
@@ -331,21 +368,20 @@ class su_n {
         else
           d(j, b) = (w(r, j) + std::conj(w(j, r))) / T(2);
       }
-    cmatrix<T> g(N, N);
+    const cmatrix<T>* transformed = &d;  // F† D
     if constexpr (fft) {
       fft_plans<T>().forward(d.data());
-      g.swap(d);
     } else {
+      g.resize(N, N);
       g.noalias() = fourier<T>().adjoint() * d;
+      transformed = &g;
     }
-    vector_of<dimension, T> x(dim());
     for (int i = 0; i < mode_count; ++i) {
       const mode m = modes_[i];
-      const std::complex<T> p = root<T>(m.m1 * m.m2), v = g(wrap(row_factor * m.m1), wrap(m.m2));
+      const std::complex<T> p = root<T>(m.m1 * m.m2), v = (*transformed)(wrap(row_factor * m.m1), wrap(m.m2));
       x(2 * i) = (p.real() * v.real() + p.imag() * v.imag()) / T(N);  // conj(p) v / N
       x(2 * i + 1) = (p.real() * v.imag() - p.imag() * v.real()) / T(N);
     }
-    return x;
   }
 
   std::vector<mode> modes_;
@@ -369,21 +405,24 @@ class su_n<N>::cayley_action {
  public:
   void prepare(const su_n& a, const vector_type& y0) {
     y0_ = y0;
-    congruence_.prepare(a.hermitian(y0));
+    a.hermitian(y0, w0_, buffers_);
+    congruence_.prepare(w0_);
   }
-  /// coadjoint(cay(σ), y₀) in double (a stage point).
-  template <class S>
-  vector_type stage(const su_n& a, const Eigen::MatrixBase<S>& sigma) {
-    b_ = complex(0, -0.125) * a.hermitian(sigma);  // −hat(σ)/2
-    return y0_ + a.coefficients_of_lower(congruence_.increment(b_, 2));
+  /// coadjoint(cay(σ), y₀) in double (a stage point), into y.
+  template <class S, class Y>
+  void stage(const su_n& a, const Eigen::MatrixBase<S>& sigma, Y& y) {
+    a.hermitian(sigma, b_, buffers_);
+    b_ *= complex(0, -0.125);  // −hat(σ)/2
+    a.coefficients_of_lower(congruence_.increment(b_, 2), y, buffers_);
+    y += y0_;
   }
-  /// The step's update coadjoint(cay(σ), y₀): as cayley_coadjoint.
-  template <class S>
-  vector_type act(const su_n& a, const Eigen::MatrixBase<S>& sigma) {
+  /// The step's update coadjoint(cay(σ), y₀), into y: as cayley_coadjoint.
+  template <class S, class Y>
+  void act(const su_n& a, const Eigen::MatrixBase<S>& sigma, Y& y) {
     if constexpr (N <= extended_limit)
-      return a.cayley_coadjoint(sigma, y0_);
+      y = a.cayley_coadjoint(sigma, y0_);
     else
-      return stage(a, sigma);
+      stage(a, sigma, y);
   }
   /// Stage points answered by a correction, in double / single precision (see cayley_congruence).
   long double_corrections() const { return congruence_.double_corrections(); }
@@ -391,7 +430,8 @@ class su_n<N>::cayley_action {
 
  private:
   vector_type y0_;
-  matrix_type b_;
+  matrix_type w0_, b_;
+  basis_buffers buffers_;
   lie_detail::cayley_congruence<matrix_type> congruence_;
 };
 

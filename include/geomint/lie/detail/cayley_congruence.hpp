@@ -67,10 +67,17 @@ class cayley_congruence {
   static constexpr bool correctable = Matrix::RowsAtCompileTime == Eigen::Dynamic;
 
  public:
-  /// W₀ for the following calls (Hermitian); forgets the reference.
+  /// W₀ for the following calls (Hermitian); forgets the reference. The first W₀ of a size
+  /// sizes every work matrix, so that no later call allocates.
   template <class W>
   void prepare(W&& w0) {
     w0_ = std::forward<W>(w0);
+    const Eigen::Index n = w0_.rows();
+    if (out_.rows() != n) {
+      for (Matrix* m : {&a_, &b_, &e_, &x_, &y_, &out_, &db_, &base_b_, &m_, &r_, &y_full_, &t_}) m->resize(n, n);
+      for (single* m : {&m_single_, &r_single_, &db_single_, &t_single_, &d_single_}) m->resize(n, n);
+      lu_ = Eigen::PartialPivLU<Matrix>(n);
+    }
     has_reference_ = false;
   }
 
