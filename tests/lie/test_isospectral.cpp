@@ -149,7 +149,8 @@ BOOST_AUTO_TEST_CASE(isospectral_midpoint_keeps_casimirs) {
 // su(17) has dynamic-size states (d = 288) and matrices (17 × 17): the su(N) steps write every
 // change of basis into their own buffers (su_n::basis_buffers), so that after the first step
 // neither the isospectral midpoint (both iterations, plain and Anderson-accelerated) nor RKMK's
-// implicit midpoint in Cayley coordinates on the fixed-point path allocates (counted at malloc;
+// second-order tableaux (implicit midpoint, trapezoidal rule) in Cayley coordinates on the
+// fixed-point path allocates (counted at malloc;
 // 20 steps, beyond the six that fill the extrapolation history).
 namespace {
 template <class Stepper>
@@ -172,6 +173,7 @@ BOOST_AUTO_TEST_CASE(su17_steps_allocate_nothing_after_the_first) {
       allocations_after_the_first_step(isospectral_midpoint<su_n<17>>(iso_options(3, isospectral_iteration::cayley))),
       allocations_after_the_first_step(isospectral_midpoint<su_n<17>>(iso_options(3, isospectral_iteration::commutator))),
       allocations_after_the_first_step(rkmk<su_n<17>, rk::implicit_midpoint, cayley_coordinates>(fixed_point)),
+      allocations_after_the_first_step(rkmk<su_n<17>, rk::trapezoidal, cayley_coordinates>(fixed_point)),
   };
   for (long c : counts) BOOST_TEST(c == 0);
 }
