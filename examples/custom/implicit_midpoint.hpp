@@ -58,8 +58,9 @@ class implicit_midpoint : public geomint::stepper_base<implicit_midpoint<State>,
   template <class System>
   using workspace = midpoint_workspace<System>;
 
+  /// Returns whether fixed sizes fit (a type): do_step compiles the step only if they do.
   template <class System, class X>
-  static void check_state(const System& sys, const X& x) {
-    geomint::require_pair_sizes<System::position_size>(x, sys.position_count(), "q", "p");
+  static auto check_state(const System& sys, const X& x) {
+    return geomint::require_pair_sizes<System::position_size>(x, sys.position_count(), "q", "p");
   }
 };

@@ -64,8 +64,8 @@ class constrained_prk : public stepper_base<constrained_prk<S, State>, State, co
   template <class System>
   workspace<System> make_workspace() const { return workspace<System>(tableau_); }
   template <class System, class X>
-  static void check_state(const System& sys, const X& x) {
-    require_pair_sizes<System::position_size>(x, sys.position_count(), "the position vector q", "the momentum vector p");
+  static auto check_state(const System& sys, const X& x) {
+    return require_pair_sizes<System::position_size>(x, sys.position_count(), "the position vector q", "the momentum vector p");
   }
 
  private:

@@ -190,8 +190,8 @@ class reduced_midpoint : public stepper_base<reduced_midpoint<State>, State, ste
   using stepper_base<reduced_midpoint<State>, State, step_options>::stepper_base;
 
   template <class System, class X>
-  static void check_state(const System& sys, const X& x) {
-    require_pair_sizes<System::position_size>(x, sys.position_count(), "the position vector q", "the momentum vector p");
+  static auto check_state(const System& sys, const X& x) {
+    return require_pair_sizes<System::position_size>(x, sys.position_count(), "the position vector q", "the momentum vector p");
   }
 };
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "geomint/core/state_view.hpp"
@@ -38,17 +39,20 @@ void require_size(const V& v, int expected, const char* what) {
                                 " entries, the system expects " + std::to_string(expected));
 }
 
+/// Whether a compile-time size fits an expected one (either may be dynamic).
+constexpr bool size_fits(int size, int expected) { return size == dynamic || expected == dynamic || size == expected; }
+
 /// Both halves of a std::pair state have the system's n entries (checked at compile time where
-/// the sizes are fixed).
+/// the sizes are fixed). Returns whether the compile-time sizes fit, as a type: a stepper's
+/// check_state passes it on, and stepper_base::do_step compiles the step only if they do, so that
+/// a wrong fixed size gives this static_assert alone, not pages of Eigen's errors after it.
 template <int SystemSize, class Q, class P>
-void require_pair_sizes(const std::pair<Q, P>& x, int n, const char* first, const char* second) {
-  constexpr int q = state_size<Q>::value, p = state_size<P>::value;
-  static_assert(q == dynamic || SystemSize == dynamic || q == SystemSize,
-                "geomint: the state size does not match the system's size");
-  static_assert(p == dynamic || SystemSize == dynamic || p == SystemSize,
-                "geomint: the state size does not match the system's size");
+auto require_pair_sizes(const std::pair<Q, P>& x, int n, const char* first, const char* second) {
+  constexpr bool fits = size_fits(state_size<Q>::value, SystemSize) && size_fits(state_size<P>::value, SystemSize);
+  static_assert(fits, "geomint: the state size does not match the system's size");
   require_size(x.first, n, first);
   require_size(x.second, n, second);
+  return std::bool_constant<fits>{};
 }
 
 }  // namespace geomint

@@ -8,6 +8,11 @@
 //     template <class System, class X> static void check_state(const System&, const X&);
 //   };
 //
+// check_state throws std::invalid_argument for a state of the wrong run-time size; where sizes
+// are known at compile time it may static_assert and return std::bool_constant<fits> (as
+// require_pair_sizes does), and do_step then compiles the step only if the sizes fit, so that a
+// wrong fixed-size state gives that one message instead of Eigen's errors from inside the step.
+//
 // stepper_base gives it Boost.Odeint's stepper concept (state_type, deriv_type, time_type,
 // value_type, order_type, stepper_category = stepper_tag, order(), do_step(system, x, t, dt)),
 // options() and statistics(), reset(), and copy semantics: a copy keeps the options and the
@@ -44,6 +49,14 @@ struct has_make_workspace : std::false_type {};
 template <class D, class S>
 struct has_make_workspace<D, S, std::void_t<decltype(std::declval<const D&>().template make_workspace<S>())>>
     : std::true_type {};
+
+/// What a check_state's return type says: void (run-time checks only) fits, a
+/// std::bool_constant says itself.
+template <class R>
+constexpr bool compile_time_fit() {
+  if constexpr (std::is_void<R>::value) return true;
+  else return R::value;
+}
 
 /// Calls f with views of the parts of a state: (q, p) of a std::pair, or the vector itself.
 template <class Q, class P, class F>
@@ -84,9 +97,12 @@ class stepper_base {
     using system_type = std::decay_t<decltype(sys)>;
     using workspace_type = typename Derived::template workspace<system_type>;
     require_step_size(t, dt);
+    using sizes_fit = decltype(Derived::check_state(sys, x));
     Derived::check_state(sys, x);
-    workspace_type& w = slot_.template get<workspace_type>([this] { return make<system_type, workspace_type>(); });
-    detail::with_parts(x, [&](auto&... part) { w.step(sys, part..., t, dt, options_, stats_); });
+    if constexpr (detail::compile_time_fit<sizes_fit>()) {
+      workspace_type& w = slot_.template get<workspace_type>([this] { return make<system_type, workspace_type>(); });
+      detail::with_parts(x, [&](auto&... part) { w.step(sys, part..., t, dt, options_, stats_); });
+    }
   }
 
   Options& options() { return options_; }

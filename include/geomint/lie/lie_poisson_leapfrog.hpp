@@ -150,8 +150,8 @@ class lie_poisson_leapfrog
   using stepper_base<lie_poisson_leapfrog<Algebra>, vector<Algebra::dimension>, lie_poisson_leapfrog_options>::stepper_base;
 
   template <class System, class X>
-  static void check_state(const System& sys, const X& x) {
-    lie_detail::check_system<System, Algebra, X>(sys, x);
+  static auto check_state(const System& sys, const X& x) {
+    return lie_detail::check_system<System, Algebra, X>(sys, x);
   }
 };
 

@@ -24,6 +24,7 @@
 
 #include "geomint/core/state_view.hpp"
 #include "geomint/core/statistics.hpp"
+#include "geomint/core/step_checks.hpp"
 #include "geomint/core/step_error.hpp"
 #include "geomint/lie/algebra.hpp"
 
@@ -84,21 +85,17 @@ void require_state_size(const State& x, int expected, const char* algebra) {
                                 std::to_string(expected));
 }
 
-template <class State, class Algebra>
-constexpr void check_static_state_size() {
-  constexpr int s = state_size<State>::value, d = Algebra::dimension;
-  static_assert(s == dynamic || d == dynamic || s == d,
-                "geomint: the state's compile-time size differs from the algebra's dimension");
-}
-
 /// The checks of every Lie–Poisson stepper's do_step: the system's algebra is the stepper's,
-/// the state has the algebra's dimension.
+/// the state has the algebra's dimension. Returns whether the compile-time types fit, as a type
+/// (see require_pair_sizes): do_step compiles the step only if they do.
 template <class System, class Algebra, class State>
-void check_system(const System& sys, const State& x) {
-  static_assert(std::is_same<typename System::algebra_type, Algebra>::value,
-                "geomint: the system's algebra_type differs from the stepper's algebra");
-  check_static_state_size<State, Algebra>();
+auto check_system(const System& sys, const State& x) {
+  constexpr bool same_algebra = std::is_same<typename System::algebra_type, Algebra>::value;
+  constexpr bool fits = size_fits(state_size<State>::value, Algebra::dimension);
+  static_assert(same_algebra, "geomint: the system's algebra_type differs from the stepper's algebra");
+  static_assert(fits, "geomint: the state's compile-time size differs from the algebra's dimension");
   require_state_size(x, algebra_of(sys).dim(), Algebra::name());
+  return std::bool_constant<same_algebra && fits>{};
 }
 
 }  // namespace lie_detail

@@ -251,8 +251,8 @@ class moser_veselov
   }
 
   template <class System, class X>
-  static void check_state(const System& sys, const X& x) {
-    lie_detail::check_system<System, Algebra, X>(sys, x);
+  static auto check_state(const System& sys, const X& x) {
+    return lie_detail::check_system<System, Algebra, X>(sys, x);
   }
 };
 

@@ -491,8 +491,8 @@ class rkmk_method
   template <class System>
   workspace<System> make_workspace() const { return workspace<System>(tableau_); }
   template <class System, class X>
-  static void check_state(const System& sys, const X& x) {
-    lie_detail::check_system<System, Algebra, X>(sys, x);
+  static auto check_state(const System& sys, const X& x) {
+    return lie_detail::check_system<System, Algebra, X>(sys, x);
   }
 
  private:

@@ -254,8 +254,8 @@ class discrete_euler_lagrange : public stepper_base<discrete_euler_lagrange<Rule
   using stepper_base<discrete_euler_lagrange<Rule, State>, State, variational_options>::stepper_base;
 
   template <class System, class X>
-  static void check_state(const System& sys, const X& x) {
-    require_pair_sizes<System::position_size>(x, sys.position_count(), "the position vector q", "the momentum vector p");
+  static auto check_state(const System& sys, const X& x) {
+    return require_pair_sizes<System::position_size>(x, sys.position_count(), "the position vector q", "the momentum vector p");
   }
 };
 
@@ -273,8 +273,8 @@ class discrete_euler_lagrange_two_step
   using stepper_base<discrete_euler_lagrange_two_step<Rule, State>, State, variational_options>::stepper_base;
 
   template <class System, class X>
-  static void check_state(const System& sys, const X& x) {
-    require_pair_sizes<System::position_size>(x, sys.position_count(), "the position q_{k−1}", "the position q_k");
+  static auto check_state(const System& sys, const X& x) {
+    return require_pair_sizes<System::position_size>(x, sys.position_count(), "the position q_{k−1}", "the position q_k");
   }
 };
 

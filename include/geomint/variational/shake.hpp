@@ -141,8 +141,8 @@ class shake : public stepper_base<shake<State>, State, variational_options> {
   using stepper_base<shake<State>, State, variational_options>::stepper_base;
 
   template <class System, class X>
-  static void check_state(const System& sys, const X& x) {
-    require_pair_sizes<System::position_size>(x, sys.position_count(), "the position q_{k−1}", "the position q_k");
+  static auto check_state(const System& sys, const X& x) {
+    return require_pair_sizes<System::position_size>(x, sys.position_count(), "the position q_{k−1}", "the position q_k");
   }
 };
 

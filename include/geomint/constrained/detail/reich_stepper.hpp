@@ -33,8 +33,8 @@ class reich_stepper : public stepper_base<reich_stepper<Scheme, State, Momentum>
   template <class System>
   workspace<System> make_workspace() const { return workspace<System>(representation_, Scheme); }
   template <class System, class X>
-  static void check_state(const System& sys, const X& x) {
-    require_pair_sizes<System::position_size>(x, sys.position_count(), "the position vector q", "the momentum vector p");
+  static auto check_state(const System& sys, const X& x) {
+    return require_pair_sizes<System::position_size>(x, sys.position_count(), "the position vector q", "the momentum vector p");
   }
 
  private:
