@@ -50,6 +50,16 @@
 //                                              //   (Cauchy–Schwarz / Hölder bound): the scale of
 //                                              //   its round-off when y is rounded to doubles
 // All functions are const and allocation-free for fixed sizes.
+//
+// OPTIONAL: FORMS THAT WRITE INTO THE CALLER'S OBJECTS (su_n, so_n)
+// An algebra whose elements are dynamic-size vectors (dimension above max_fixed_element_size)
+// returns every vector from the heap. Declaring a type `scratch` (its work buffers, sized on
+// first use) promises these overloads, which the steppers then call instead, so that their steps
+// allocate nothing after the first:
+//   void bracket(u, v, out, scratch&) const;             void ad_star(u, y, out, scratch&) const;
+//   void exp_coadjoint(σ, y, out, scratch&) const;       void cayley_coadjoint(σ, y, out, scratch&) const;
+//   void dcay_inv(σ, v, q, out, scratch&) const;         (and the _double actions where offered)
+// out may be a vector or a block of one; it may alias no argument except y of the actions.
 #pragma once
 
 #include <algorithm>
@@ -151,34 +161,48 @@ V bernoulli_series(const V& v, int q, Apply&& apply, bool* converged = nullptr) 
   return result;
 }
 
-/// e^S − 1 for a square matrix S (real or complex, any precision), accurate relative to ‖S‖:
+/// e^S − 1 into e for a square matrix S (real or complex, any precision), accurate relative to ‖S‖:
 /// Taylor series of the scaled matrix summed until the terms no longer change it (a truncated
 /// even power of a skew S would leave an orthogonality defect of fixed sign), then
 /// (1 + E)² − 1 = 2E + E² per squaring. Updates written as y + (increment) with this E keep
 /// orbits and Casimirs to round-off over long runs, where forming e^S itself (entries near 1)
-/// leaves an orthogonality defect of one ulp of 1.
+/// leaves an orthogonality defect of one ulp of 1. a, term and next are work matrices; once they
+/// have S's size nothing is allocated.
 template <class M>
-M expm1(const M& s) {
+void expm1_into(const M& s, M& e, M& a, M& term, M& next) {
   using real = typename Eigen::NumTraits<typename M::Scalar>::Real;
   const real tiny = Eigen::NumTraits<real>::epsilon() / 16;
   real norm = s.cwiseAbs().rowwise().sum().maxCoeff();
   // A non-finite S (a gradient that overflowed) gives NaN, which the stepper reports as a
   // non-finite value; halving an infinite norm would never end.
-  if (!(norm <= std::numeric_limits<real>::max()))
-    return M::Constant(s.rows(), s.cols(), typename M::Scalar(std::numeric_limits<real>::quiet_NaN()));
+  if (!(norm <= std::numeric_limits<real>::max())) {
+    e.setConstant(s.rows(), s.cols(), typename M::Scalar(std::numeric_limits<real>::quiet_NaN()));
+    return;
+  }
   int squarings = 0;
   while (norm > real(0.5)) {
     norm /= 2;
     ++squarings;
   }
-  const M a = s * real(std::ldexp(1.0, -squarings));
-  M e = a, term = a;
+  a = s * real(std::ldexp(1.0, -squarings));
+  e = a;
+  term = a;
   for (int k = 2; k < 60; ++k) {
-    term = term * a / real(k);
+    next.noalias() = term * a;
+    term = next / real(k);
     e += term;
     if (term.cwiseAbs2().maxCoeff() <= tiny * tiny * e.cwiseAbs2().maxCoeff()) break;
   }
-  for (int i = 0; i < squarings; ++i) e = real(2) * e + e * e;
+  for (int i = 0; i < squarings; ++i) {
+    next.noalias() = e * e;
+    e = real(2) * e + next;
+  }
+}
+/// e^S − 1 by value (expm1_into with its own buffers).
+template <class M>
+M expm1(const M& s) {
+  M e, a, term, next;
+  expm1_into(s, e, a, term, next);
   return e;
 }
 
@@ -191,6 +215,42 @@ struct has_double_actions<A, std::void_t<decltype(std::declval<const A&>().exp_c
                                  std::declval<const typename A::vector_type&>(),
                                  std::declval<const typename A::vector_type&>()))>> : std::true_type {};
 
+/// Whether an algebra writes its operations into the caller's objects (the forms of the
+/// concept's optional part, declared by a type Algebra::scratch) and its elements are dynamic,
+/// where a returned vector would come from the heap. Steppers then call those forms (through
+/// the *_into functions below); for every other algebra the *_into functions assign the value
+/// forms, so that fixed-size code is what it was.
+template <class A, class = void>
+struct has_scratch : std::false_type {};
+template <class A>
+struct has_scratch<A, std::void_t<typename A::scratch>> : std::true_type {};
+template <class A>
+inline constexpr bool writes_into = has_scratch<A>::value && A::vector_type::SizeAtCompileTime == Eigen::Dynamic;
+
+/// A stepper's buffers for the *_into functions: the algebra's scratch and vectors for what is
+/// built from its operations (dexp⁻¹'s series, operators assembled column by column). Empty
+/// unless writes_into<A>; sized on first use.
+template <class A, bool = writes_into<A>>
+struct op_buffers {};
+template <class A>
+struct op_buffers<A, true> {
+  typename A::scratch algebra;
+  typename A::vector_type u, v, w;
+};
+
+/// out = [u, v].
+template <class A, class U, class V, class Out>
+[[gnu::always_inline]] inline void bracket_into(const A& a, const U& u, const V& v, Out&& out, op_buffers<A>& b) {
+  if constexpr (writes_into<A>) a.bracket(u, v, out, b.algebra);
+  else out = a.bracket(u, v);
+}
+/// out = ad*_u y.
+template <class A, class U, class Y, class Out>
+[[gnu::always_inline]] inline void ad_star_into(const A& a, const U& u, const Y& y, Out&& out, op_buffers<A>& b) {
+  if constexpr (writes_into<A>) a.ad_star(u, y, out, b.algebra);
+  else out = a.ad_star(u, y);
+}
+
 /// The coadjoint actions of one step's stage points on its y₀, for algebras that keep nothing
 /// across them: Coordinates::stage_act / act with y₀, into y (see cayley_coordinates::prepared_action).
 template <class Algebra, class Coordinates>
@@ -199,12 +259,13 @@ class plain_action {
   using vec = typename Algebra::vector_type;
   void prepare(const Algebra&, const vec& y0) { y0_ = &y0; }
   template <class S, class Y>
-  void stage(const Algebra& a, const Eigen::MatrixBase<S>& sigma, Y& y) { y = Coordinates::stage_act(a, sigma, *y0_); }
+  void stage(const Algebra& a, const Eigen::MatrixBase<S>& sigma, Y& y) { Coordinates::stage_act_into(a, sigma, *y0_, y, ops_); }
   template <class S, class Y>
-  void act(const Algebra& a, const Eigen::MatrixBase<S>& sigma, Y& y) { y = Coordinates::act(a, sigma, *y0_); }
+  void act(const Algebra& a, const Eigen::MatrixBase<S>& sigma, Y& y) { Coordinates::act_into(a, sigma, *y0_, y, ops_); }
 
  private:
   const vec* y0_ = nullptr;
+  op_buffers<Algebra> ops_;
 };
 
 }  // namespace lie_detail
@@ -248,6 +309,35 @@ template <class Algebra, class S, class V>
   }
 }
 
+namespace lie_detail {
+/// dexp_inv into out: the algebra's into-forms with the vectors of b (writes_into), else the value.
+template <class Algebra, class S, class V, class Out>
+[[gnu::always_inline]] inline void dexp_inv_into(const Algebra& a, const Eigen::MatrixBase<S>& sigma,
+                                                 const Eigen::MatrixBase<V>& v, int q, Out&& out, op_buffers<Algebra>& b) {
+  if constexpr (!writes_into<Algebra>) {
+    out = dexp_inv(a, sigma, v, q);
+  } else if (q == 0) {
+    out = v;
+  } else if (q == 1 || q == 2) {  // as dexp_inv
+    b.u.resize(v.size());
+    b.v.resize(v.size());
+    a.bracket(sigma, v, b.u, b.algebra);
+    if (q == 1) {
+      out = v - b.u / 2;
+    } else {
+      a.bracket(sigma, b.u, b.v, b.algebra);
+      out = v - b.u / 2 + b.v * (1.0 / 12);
+    }
+  } else {
+    using vec = typename Algebra::vector_type;
+    auto next_power = [&](const vec& x, vec& next) { a.bracket(sigma, x, next, b.algebra); };
+    b.v.resize(v.size());
+    bernoulli_series_into(v, q, next_power, b.w, b.u, b.v);
+    out = b.w;
+  }
+}
+}  // namespace lie_detail
+
 /// dexp_σ v = Σ_{k=0}^{q} ad_σ^k v / (k+1)!  (Engø–Faltinsen §4.1); q = full_series sums to
 /// round-off.
 template <class Algebra, class S, class V>
@@ -287,56 +377,80 @@ structure_constants_of(const Algebra& a) {
 }
 
 /// Operators assembled column by column from an algebra's bracket (for algebras whose bracket
-/// is computed in a realization, not from a stored table), into the caller's d × d matrix.
+/// is computed in a realization, not from a stored table).
 namespace lie_detail {
-template <class Algebra, class U, class Out>
-void ad_by_columns(const Algebra& a, const U& u, Out& out) {
+/// Column j of an operator given by column(e_j, out), into the caller's d × d out: for
+/// writes_into algebras with the unit vector and the column in b's vectors (nothing allocated).
+template <class Algebra, class Out, class Column>
+void assemble_by_columns(const Algebra& a, Out& out, op_buffers<Algebra>& b, Column&& column) {
   const int d = a.dim();
   out.resize(d, d);
-  for (int j = 0; j < d; ++j) out.col(j) = a.bracket(u, Algebra::vector_type::Unit(d, j));
+  if constexpr (writes_into<Algebra>) {
+    b.u.setZero(d);
+    b.v.resize(d);
+    for (int j = 0; j < d; ++j) {
+      b.u(j) = 1;
+      column(b.u, b.v);
+      out.col(j) = b.v;
+      b.u(j) = 0;
+    }
+  } else {
+    typename Algebra::vector_type col(d);
+    for (int j = 0; j < d; ++j) {
+      column(Algebra::vector_type::Unit(d, j), col);
+      out.col(j) = col;
+    }
+  }
+}
+
+/// ad_u column by column (column j = [u, e_j]).
+template <class Algebra, class U, class Out>
+void ad_by_columns(const Algebra& a, const U& u, Out& out, op_buffers<Algebra>& b) {
+  assemble_by_columns(a, out, b, [&](const auto& e, auto& col) { bracket_into(a, u, e, col, b); });
 }
 template <class Algebra, class U>
 typename Algebra::operator_type ad_by_columns(const Algebra& a, const U& u) {
   typename Algebra::operator_type m;
-  ad_by_columns(a, u, m);
+  op_buffers<Algebra> b;
+  ad_by_columns(a, u, m, b);
   return m;
 }
-/// J(y) column j = −ad*_{e_j} y.
+/// J(y) column by column (column j = −ad*_{e_j} y).
 template <class Algebra, class Y, class Out>
-void poisson_tensor_by_columns(const Algebra& a, const Y& y, Out& out) {
-  const int d = a.dim();
-  out.resize(d, d);
-  for (int j = 0; j < d; ++j) out.col(j) = -a.ad_star(Algebra::vector_type::Unit(d, j), y);
+void poisson_tensor_by_columns(const Algebra& a, const Y& y, Out& out, op_buffers<Algebra>& b) {
+  assemble_by_columns(a, out, b, [&](const auto& e, auto& col) {
+    ad_star_into(a, e, y, col, b);
+    col = -col;
+  });
 }
 template <class Algebra, class Y>
 typename Algebra::operator_type poisson_tensor_by_columns(const Algebra& a, const Y& y) {
   typename Algebra::operator_type m;
-  poisson_tensor_by_columns(a, y, m);
+  op_buffers<Algebra> b;
+  poisson_tensor_by_columns(a, y, m, b);
   return m;
 }
 
-/// Whether an algebra's d × d operators live on the heap (dynamic size) while its vectors do not:
-/// its operator-valued functions then return a fresh heap matrix, and steppers assemble the
-/// operators they need column by column into their own (ad_into, poisson_tensor_into).
+/// Whether an algebra's d × d operators live on the heap (dynamic size) while its vectors do not,
+/// or are written into buffers (writes_into): its operator-valued functions then return a fresh
+/// heap matrix, and steppers assemble the operators they need column by column into their own
+/// (ad_into, poisson_tensor_into).
 template <class Algebra>
-inline constexpr bool heap_operators = Algebra::operator_type::RowsAtCompileTime == dynamic &&
-                                       Algebra::vector_type::SizeAtCompileTime != dynamic;
+inline constexpr bool heap_operators =
+    Algebra::operator_type::RowsAtCompileTime == dynamic &&
+    (Algebra::vector_type::SizeAtCompileTime != dynamic || writes_into<Algebra>);
 
 /// ad_u into out (d × d, sized by the caller once), without a temporary operator.
 template <class Algebra, class U, class Out>
-void ad_into(const Algebra& a, const U& u, Out& out) {
-  if constexpr (heap_operators<Algebra>)
-    ad_by_columns(a, typename Algebra::vector_type(u), out);
-  else
-    out = a.ad(u);
+void ad_into(const Algebra& a, const U& u, Out& out, op_buffers<Algebra>& b) {
+  if constexpr (heap_operators<Algebra>) ad_by_columns(a, u, out, b);
+  else out = a.ad(u);
 }
 /// J(y) into out (d × d, sized by the caller once), without a temporary operator.
 template <class Algebra, class Y, class Out>
-void poisson_tensor_into(const Algebra& a, const Y& y, Out& out) {
-  if constexpr (heap_operators<Algebra>)
-    poisson_tensor_by_columns(a, typename Algebra::vector_type(y), out);
-  else
-    out = a.poisson_tensor(y);
+void poisson_tensor_into(const Algebra& a, const Y& y, Out& out, op_buffers<Algebra>& b) {
+  if constexpr (heap_operators<Algebra>) poisson_tensor_by_columns(a, y, out, b);
+  else out = a.poisson_tensor(y);
 }
 }  // namespace lie_detail
 

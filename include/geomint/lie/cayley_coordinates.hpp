@@ -47,6 +47,20 @@ struct cayley_coordinates {
     else
       return a.cayley_coadjoint(sigma, y);
   }
+  /// act and stage_act into out (the algebra's into-forms where it has them, algebra.hpp).
+  template <class Algebra, class S, class Y, class Out>
+  static void act_into(const Algebra& a, const Eigen::MatrixBase<S>& sigma, const Eigen::MatrixBase<Y>& y, Out&& out,
+                       lie_detail::op_buffers<Algebra>& b) {
+    if constexpr (lie_detail::writes_into<Algebra>) a.cayley_coadjoint(sigma, y, out, b.algebra);
+    else out = act(a, sigma, y);
+  }
+  template <class Algebra, class S, class Y, class Out>
+  static void stage_act_into(const Algebra& a, const Eigen::MatrixBase<S>& sigma, const Eigen::MatrixBase<Y>& y,
+                             Out&& out, lie_detail::op_buffers<Algebra>& b) {
+    if constexpr (!lie_detail::writes_into<Algebra>) out = stage_act(a, sigma, y);
+    else if constexpr (lie_detail::has_double_actions<Algebra>::value) a.cayley_coadjoint_double(sigma, y, out, b.algebra);
+    else a.cayley_coadjoint(sigma, y, out, b.algebra);
+  }
   /// The stage points' actions for one step: Algebra::cayley_action where the algebra keeps
   /// work that depends on y₀ alone across them (su_n: W(y₀), see su_n::cayley_action), else
   /// stage_act / act. Interface: prepare(a, y₀), stage(a, σ, y), act(a, σ, y), which write
@@ -62,16 +76,26 @@ struct cayley_coordinates {
                                                             const Eigen::MatrixBase<V>& v, int q) {
     return a.dcay_inv(sigma, v, q == full_series ? 2 : q);
   }
-  /// inverse_differential_matrix needs no buffers (the interface is exp_coordinates').
+  /// inverse_differential into out.
+  template <class Algebra, class S, class V, class Out>
+  static void inverse_differential_into(const Algebra& a, const Eigen::MatrixBase<S>& sigma,
+                                        const Eigen::MatrixBase<V>& v, int q, Out&& out,
+                                        lie_detail::op_buffers<Algebra>& b) {
+    if constexpr (lie_detail::writes_into<Algebra>) a.dcay_inv(sigma, v, q == full_series ? 2 : q, out, b.algebra);
+    else out = inverse_differential(a, sigma, v, q);
+  }
+  /// Buffers of inverse_differential_matrix (the interface is exp_coordinates').
   template <class Algebra>
-  struct differential_scratch {};
+  struct differential_scratch {
+    lie_detail::op_buffers<Algebra> ops;
+  };
   /// The matrix of dcay⁻¹_σ, column by column into out.
   template <class Algebra, class S, class Out>
   static void inverse_differential_matrix(const Algebra& a, const Eigen::MatrixBase<S>& sigma, Out& out,
-                                          differential_scratch<Algebra>&) {
-    const int d = a.dim();
-    out.resize(d, d);
-    for (int j = 0; j < d; ++j) out.col(j) = a.dcay_inv(sigma, Algebra::vector_type::Unit(d, j), 2);
+                                          differential_scratch<Algebra>& w) {
+    lie_detail::assemble_by_columns(a, out, w.ops, [&](const auto& e, auto& col) {
+      inverse_differential_into(a, sigma, e, 2, col, w.ops);
+    });
   }
 };
 

@@ -107,7 +107,7 @@ class discrete_gradient_workspace {
     else newton.refresh_contraction = 1;  // a refresh would return the same frozen matrix
     newton_solve(p, sigma_, sigma0_, r_, newton, stats.newton,
                  newton_context{t, dt, "Lie discrete-gradient equation g(σ) = 0 (5.27)"});
-    y1_ = Coordinates::act(alg, sigma_, y0_);
+    Coordinates::act_into(alg, sigma_, y0_, y1_, ops_);
     if (!y1_.allFinite())
       throw step_error(failure_reason::non_finite_value, t, dt, 0, 0,
                        "Lie discrete gradient: the new state is not finite");
@@ -133,24 +133,24 @@ class discrete_gradient_workspace {
     bool valid = false;
 
     void residual(const vec& sigma, vec& r) {
-      m.y1_ = Coordinates::act(alg, sigma, m.y0_);
+      Coordinates::act_into(alg, sigma, m.y0_, m.y1_, m.ops_);
       DiscreteGradient::evaluate(sys, m.y0_, m.y1_, m.g0_, m.scratch_, m.dh_);
       r = sigma - dt * m.dh_;
     }
     void update_jacobian(const vec& sigma) {
       auto& b = m.lu_.system_matrix();
       if (jacobian == lie_jacobian::frozen) {
-        lie_detail::hessian(sys, m.y0_, m.hess_);
-        lie_detail::poisson_tensor_into(alg, m.y0_, m.poisson_);
+        lie_detail::hessian(sys, m.y0_, m.hess_, m.hessian_buffers_);
+        lie_detail::poisson_tensor_into(alg, m.y0_, m.poisson_, m.ops_);
         b.noalias() = (-dt / 2) * m.hess_ * m.poisson_;
         b.diagonal().array() += 1;
         m.dpsi_inv_.setIdentity();
       } else {
-        m.y1_ = Coordinates::act(alg, sigma, m.y0_);
+        Coordinates::act_into(alg, sigma, m.y0_, m.y1_, m.ops_);
         DiscreteGradient::hessian_point(m.y0_, m.y1_, m.point_);
-        lie_detail::hessian(sys, m.point_, m.hess_);
+        lie_detail::hessian(sys, m.point_, m.hess_, m.hessian_buffers_);
         Coordinates::inverse_differential_matrix(alg, sigma, m.dpsi_inv_, m.differential_);
-        lie_detail::poisson_tensor_into(alg, m.y1_, m.poisson_);
+        lie_detail::poisson_tensor_into(alg, m.y1_, m.poisson_, m.ops_);
         b = m.dpsi_inv_;
         b.noalias() += (-dt / 2) * m.hess_ * m.poisson_;
       }
@@ -177,6 +177,8 @@ class discrete_gradient_workspace {
   vec y0_, y1_, g0_, dh_, sigma_, sigma0_, r_, scratch_, point_;
   mat hess_, dpsi_inv_, poisson_;
   typename Coordinates::template differential_scratch<Algebra> differential_;
+  lie_detail::op_buffers<Algebra> ops_;
+  lie_detail::hessian_buffers<vec> hessian_buffers_;
   dense_lu<size::fixed_if_small(D)> lu_;
 };
 

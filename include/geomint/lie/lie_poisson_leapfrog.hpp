@@ -65,7 +65,8 @@ class lie_poisson_leapfrog_workspace {
                       newton_context{t, dt, "Lie–Poisson leapfrog, the iteration w = t v₁ + ½A(w)"});
     sys.gradient(p_, w_);
     w_ *= dt;
-    next_ = pi1_ - alg.ad_star(w_, p_);  // (47)
+    lie_detail::ad_star_into(alg, w_, p_, fp_, ops_);
+    next_ = pi1_ - fp_;  // (47)
     if (!next_.allFinite())
       throw step_error(failure_reason::non_finite_value, t, dt, 0, 0, "Lie–Poisson leapfrog: the new state is not finite");
     y = next_;
@@ -74,7 +75,7 @@ class lie_poisson_leapfrog_workspace {
 
  private:
   /// p ← π₁ + p − f(−ad*_w) p, w = t ∇H(p): f by the Bernoulli series; small algebras apply
-  /// −ad*_w as a d × d matrix, large ones bracket by bracket.
+  /// −ad*_w as a d × d matrix, large ones bracket by bracket (into the workspace's vectors).
   template <class Sys>
   struct iteration {
     lie_poisson_leapfrog_workspace& m;
@@ -89,8 +90,11 @@ class lie_poisson_leapfrog_workspace {
         m.op_ = -alg.ad_star(m.w_);
         m.fp_ = lie_detail::bernoulli_series(p, full_series, [&](const vec& v) -> vec { return m.op_ * v; }, &converged);
       } else {
-        m.fp_ = lie_detail::bernoulli_series(p, full_series, [&](const vec& v) -> vec { return -alg.ad_star(m.w_, v); },
-                                             &converged);
+        auto apply = [&](const vec& v, vec& out) {
+          lie_detail::ad_star_into(alg, m.w_, v, out, m.ops_);
+          out = -out;
+        };
+        converged = lie_detail::bernoulli_series_into(p, full_series, apply, m.fp_, m.power_, m.power_next_);
       }
       if (!converged)
         throw step_error(failure_reason::newton_diverged, t, dt, 0, 0,
@@ -103,7 +107,7 @@ class lie_poisson_leapfrog_workspace {
   };
 
   void resize(int d) {
-    for (vec* v : {&pi1_, &p_, &w_, &fp_, &next_}) v->resize(d);
+    for (vec* v : {&pi1_, &p_, &w_, &fp_, &next_, &power_, &power_next_}) v->resize(d);
   }
 
   /// ∇H(0) = 0, ∇H(2u) = 2∇H(u) and ∇H(π + u) = ∇H(π) + ∇H(u) at the current state π and at a
@@ -131,8 +135,9 @@ class lie_poisson_leapfrog_workspace {
   }
 
   system_fingerprint checked_;  ///< the system ∇H was found linear for (core/continuation.hpp)
-  vec pi1_, p_, w_, fp_, next_;
+  vec pi1_, p_, w_, fp_, next_, power_, power_next_;  ///< power_, power_next_: the series' terms
   typename Algebra::operator_type op_;
+  lie_detail::op_buffers<Algebra> ops_;
 };
 
 }  // namespace detail

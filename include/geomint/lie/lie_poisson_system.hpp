@@ -54,27 +54,33 @@ const typename S::algebra_type& algebra_of(const S& s) {
   }
 }
 
-/// D²H(y): the system's own, or forward differences of ∇H (√ε steps).
+/// The vectors of hessian()'s forward differences (sized on first use).
+template <class V>
+struct hessian_buffers {
+  V x, g0, g1;
+};
+
+/// D²H(y): the system's own, or forward differences of ∇H (√ε steps) in b's vectors.
 template <class S, class Y, class Out>
-void hessian(const S& s, const Y& y, Out& out) {
-  using vec = typename S::algebra_type::vector_type;
+void hessian(const S& s, const Y& y, Out& out, hessian_buffers<typename S::algebra_type::vector_type>& b) {
   if constexpr (has_hessian<S>::value) {
     s.hessian(y, out);
   } else {
     const int d = static_cast<int>(y.size());
-    vec x = y, g0(d), g1(d);
-    s.gradient(x, g0);
+    b.x = y;
+    b.g0.resize(d);
+    b.g1.resize(d);
+    s.gradient(b.x, b.g0);
     const double scale = std::fmax(y.cwiseAbs().maxCoeff(), 1e-300);
     for (int j = 0; j < d; ++j) {
       const double h = std::sqrt(std::numeric_limits<double>::epsilon()) * std::fmax(std::fabs(y(j)), scale);
-      x(j) = y(j) + h;
-      s.gradient(x, g1);
-      out.col(j) = (g1 - g0) / h;
-      x(j) = y(j);
+      b.x(j) = y(j) + h;
+      s.gradient(b.x, b.g1);
+      out.col(j) = (b.g1 - b.g0) / h;
+      b.x(j) = y(j);
     }
   }
 }
-
 
 /// Rejects a state whose size differs from the algebra's dimension.
 template <class State>

@@ -89,10 +89,10 @@ class moser_veselov_workspace {
   template <class Sys, class Y>
   void step(const Sys& sys, Y& y, double t, double dt, const moser_veselov_options& opt, step_statistics& stats) {
     const Algebra& alg = lie_detail::algebra_of(sys);
-    const vec y0 = y;
-    require_finite_state(t, dt, y0);
-    const vec y1 = step(sys, alg, y0, t, dt, opt, stats);
-    y = y1;
+    y0_ = y;
+    require_finite_state(t, dt, y0_);
+    step(sys, alg, y0_, y1_, t, dt, opt, stats);
+    y = y1_;
     ++stats.steps;
   }
   /// ω − 1 of the last step.
@@ -100,9 +100,10 @@ class moser_veselov_workspace {
   const mat& rotation() const { return omega_; }
 
  private:
+  /// The step from y into out.
   template <class Sys>
-  vec step(const Sys& sys, const Algebra& alg, const vec& y, double t, double dt, const moser_veselov_options& opt,
-           step_statistics& stats) {
+  void step(const Sys& sys, const Algebra& alg, const vec& y, vec& out, double t, double dt,
+            const moser_veselov_options& opt, step_statistics& stats) {
     const vector<n> alpha = sys.rigid_body_moments();
     for (int i = 0; i < n; ++i)
       for (int j = i + 1; j < n; ++j)
@@ -124,26 +125,22 @@ class moser_veselov_workspace {
       const vector_of<3, T> dv = rotate_vector_increment(v);
       vector_of<3, T> du = d1 + rotate_vector_increment(vector_of<3, T>(u + d1));  // ω m₂ ωᵀ − m
       if (Scheme == heavy_top_scheme::rattle) du -= (T(dt) * c / 2) * chi.cross(vector_of<3, T>(v + dv));
-      vec out;
       out << (u + du).template cast<double>(), (v + dv).template cast<double>();
       check_finite(out, t, dt);
-      return out;
     } else if constexpr (std::is_same<Algebra, so3>::value) {
       solve_rotation(alpha, alg.hat(y), t, dt, opt, stats);
       const vector_of<3, extended> x = y.template cast<extended>();
-      const vec out = (x + rotate_vector_increment(x)).template cast<double>();  // hat(ω y) = ω m ωᵀ
+      out = (x + rotate_vector_increment(x)).template cast<double>();  // hat(ω y) = ω m ωᵀ
       check_finite(out, t, dt);
-      return out;
     } else {
       const mat m = alg.hat(y);
       solve_rotation(alpha, m, t, dt, opt, stats);
       const matrix_of<n, n, extended> d = rotate_increment(m);
-      vec out(alg.dim());
+      out.resize(alg.dim());
       int k = 0;
       for (int i = 0; i < n; ++i)
         for (int j = i + 1; j < n; ++j, ++k) out(k) = static_cast<double>(extended(y(k)) + (d(i, j) - d(j, i)) / 2);
       check_finite(out, t, dt);
-      return out;
     }
   }
 
@@ -214,6 +211,7 @@ class moser_veselov_workspace {
 
   mat omega_ = mat::Identity();
   mat w_ = mat::Zero();  ///< ω − 1
+  vec y0_, y1_;  ///< the step's start and end (members: nothing allocated after the first step)
 };
 
 }  // namespace detail

@@ -171,10 +171,12 @@ class rkmk_workspace {
   }
 
   /// The step's state y₀, the stage slopes k = (k_1, …, k_s), one stage's σ_i, y_i, ∇H(y_i),
-  /// and the new state.
+  /// the new state, and the buffers of the algebra's operations (empty unless they write into
+  /// them, lie_detail::writes_into).
   struct stage_scratch {
     vec y0, sigma, ys, g, y1;
     matrix<D, S> k;
+    lie_detail::op_buffers<Algebra> ops;
     void resize(int d) {
       for (vec* v : {&y0, &sigma, &ys, &g, &y1}) v->resize(d);
       k.resize(d, S);
@@ -208,7 +210,7 @@ class rkmk_workspace {
     if constexpr (Prepared)
       action_.act(alg, w.sigma, w.y1);
     else
-      w.y1 = Coordinates::act(alg, w.sigma, w.y0);
+      Coordinates::act_into(alg, w.sigma, w.y0, w.y1, w.ops);
     if (!w.y1.allFinite()) throw_non_finite(t, dt);
     y = w.y1;
     ++stats.steps;
@@ -239,7 +241,7 @@ class rkmk_workspace {
     if (truncation_ == 0)  // dψ⁻¹ truncated after degree 0 is the identity (a copy, not a new vector)
       out = w.g;
     else
-      out = Coordinates::inverse_differential(alg, w.sigma, w.g, truncation_);
+      Coordinates::inverse_differential_into(alg, w.sigma, w.g, truncation_, out, w.ops);
   }
 
   /// Explicit tableaux: the stages one after the other, unrolled at compile time so that the
@@ -285,29 +287,51 @@ class rkmk_workspace {
       for (int j = 0; j < I; ++j)
         if (tableau_.a(I, j) != 0) w.sigma.noalias() += (dt * tableau_.a(I, j)) * w.k.col(j);
     }
-    w.ys = Coordinates::stage_act(alg, w.sigma, w.y0);
+    Coordinates::stage_act_into(alg, w.sigma, w.y0, w.ys, w.ops);
     sys.gradient(w.ys, w.g);
-    w.k.col(I) = Coordinates::inverse_differential(alg, w.sigma, w.g, truncation_);
+    Coordinates::inverse_differential_into(alg, w.sigma, w.g, truncation_, w.k.col(I), w.ops);
   }
 
   /// rk::rk4_two_commutators: the stages of the header comment with k_i = ∇H(y_i) (F_i = h k_i),
   /// and σ for the update in w.sigma. The slopes are locals (registers for a fixed-size algebra;
-  /// in the scratch's matrix they cost bench_rkmk_vs_rk4 15%, and a dynamic algebra's explicit
-  /// RKMK step allocates its temporaries anyway). The brackets' factors go on k₁, known early, so
-  /// that after k₂ (k₄) only the bracket and one sum remain; σ's terms without k₄ are summed
-  /// while the last stage runs.
+  /// in the scratch's matrix they cost bench_rkmk_vs_rk4 15%). The brackets' factors go on k₁,
+  /// known early, so that after k₂ (k₄) only the bracket and one sum remain; σ's terms without
+  /// k₄ are summed while the last stage runs. An algebra that writes into buffers keeps the
+  /// slopes in w.k and its temporaries in w (nothing allocated).
   template <class Sys>
   [[gnu::always_inline]] void two_commutator_stages(const Sys& sys, const Algebra& alg, double dt,
                                                     stage_scratch& w) const {
     const double half = 0.5 * dt;
-    const int d = int(w.y0.size());
-    vec k1(d), k2(d), k3(d), k4(d);
-    sys.gradient(w.y0, k1);
-    sys.gradient(exp_coordinates::stage_act(alg, vec(half * k1), w.y0), k2);
-    sys.gradient(exp_coordinates::stage_act(alg, vec(half * k2 - alg.bracket(vec((dt * dt / 8) * k1), k2)), w.y0), k3);
-    sys.gradient(exp_coordinates::stage_act(alg, vec(dt * k3), w.y0), k4);
-    const vec partial = (dt / 6) * (k1 + 2 * (k2 + k3));
-    w.sigma = (partial + (dt / 6) * k4) - alg.bracket(vec((dt * dt / 12) * k1), k4);
+    if constexpr (lie_detail::writes_into<Algebra>) {
+      auto next_slope = [&](int i) {  // k_i = ∇H(Ad*_{exp(−σ)} y₀) for the σ in w.sigma
+        exp_coordinates::stage_act_into(alg, w.sigma, w.y0, w.ys, w.ops);
+        sys.gradient(w.ys, w.g);
+        w.k.col(i) = w.g;
+      };
+      sys.gradient(w.y0, w.g);
+      w.k.col(0) = w.g;
+      w.sigma = half * w.k.col(0);
+      next_slope(1);
+      w.y1 = (dt * dt / 8) * w.k.col(0);
+      lie_detail::bracket_into(alg, w.y1, w.g, w.sigma, w.ops);
+      w.sigma = half * w.g - w.sigma;
+      next_slope(2);
+      w.sigma = dt * w.g;
+      exp_coordinates::stage_act_into(alg, w.sigma, w.y0, w.ys, w.ops);
+      sys.gradient(w.ys, w.g);  // k₄
+      w.y1 = (dt * dt / 12) * w.k.col(0);
+      lie_detail::bracket_into(alg, w.y1, w.g, w.ys, w.ops);
+      w.sigma = ((dt / 6) * (w.k.col(0) + 2 * (w.k.col(1) + w.k.col(2))) + (dt / 6) * w.g) - w.ys;
+    } else {
+      const int d = int(w.y0.size());
+      vec k1(d), k2(d), k3(d), k4(d);
+      sys.gradient(w.y0, k1);
+      sys.gradient(exp_coordinates::stage_act(alg, vec(half * k1), w.y0), k2);
+      sys.gradient(exp_coordinates::stage_act(alg, vec(half * k2 - alg.bracket(vec((dt * dt / 8) * k1), k2)), w.y0), k3);
+      sys.gradient(exp_coordinates::stage_act(alg, vec(dt * k3), w.y0), k4);
+      const vec partial = (dt / 6) * (k1 + 2 * (k2 + k3));
+      w.sigma = (partial + (dt / 6) * k4) - alg.bracket(vec((dt * dt / 12) * k1), k4);
+    }
   }
 
   /// The first j < i with a constant a_ij ≠ 0 (i if there is none).
@@ -345,11 +369,11 @@ class rkmk_workspace {
     /// 1 − h A ⊗ J₀ at y₀ (independent of z).
     void update_jacobian(const vector<SD>&) {
       const int d = m.d_;
-      lie_detail::hessian(sys, m.w_.y0, m.hess_);
-      lie_detail::poisson_tensor_into(alg, m.w_.y0, m.operator_);
+      lie_detail::hessian(sys, m.w_.y0, m.hess_, m.hessian_buffers_);
+      lie_detail::poisson_tensor_into(alg, m.w_.y0, m.operator_, m.w_.ops);
       m.j0_.noalias() = m.hess_ * m.operator_;
       if (m.truncation_ >= 1) {
-        lie_detail::ad_into(alg, m.g0_, m.operator_);
+        lie_detail::ad_into(alg, m.g0_, m.operator_, m.w_.ops);
         m.j0_ += 0.5 * m.operator_;
       }
       auto& a = m.lu_.system_matrix();
@@ -446,6 +470,7 @@ class rkmk_workspace {
   double dt_previous_ = 0;
   vector<SD> z_, z0_, r_;
   typename Algebra::operator_type j0_, hess_, operator_;  ///< operator_: J(y₀), then ad_{∇H(y₀)}
+  lie_detail::hessian_buffers<vec> hessian_buffers_;
   dense_lu<SD> lu_;
   bool jacobian_valid_ = false;
   double jacobian_dt_ = 0;

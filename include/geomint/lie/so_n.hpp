@@ -47,10 +47,16 @@ class so_n {
   template <class X>
   vector_type vee(const Eigen::MatrixBase<X>& x) const {
     vector_type v(dim());
+    vee(x, v);
+    return v;
+  }
+  /// vee(x) into out (a vector or a block of one, of size dim()).
+  template <class X, class Out>
+  void vee(const Eigen::MatrixBase<X>& x, Out&& out) const {
+    out.resize(dim());  // sizes a vector on first use; a block must have the size
     int k = 0;
     for (int i = 0; i < N; ++i)
-      for (int j = i + 1; j < N; ++j, ++k) v(k) = (x(i, j) - x(j, i)) / 2;
-    return v;
+      for (int j = i + 1; j < N; ++j, ++k) out(k) = (x(i, j) - x(j, i)) / 2;
   }
 
   /// bracket(u, v) = vee([hat v, hat u]).
@@ -105,32 +111,78 @@ class so_n {
   /// coadjoint(cayley(σ), y) with cay(S) − 1 = (1 − S/2)⁻¹ S.
   template <class S, class Y>
   vector_type cayley_coadjoint(const Eigen::MatrixBase<S>& s, const Eigen::MatrixBase<Y>& y) const {
-    const matrix_ext h = hat(s).template cast<extended>();
-    const Eigen::PartialPivLU<matrix_ext> lu(matrix_ext(matrix_ext::Identity() - h / 2));
-    return act_increment(matrix_ext(lu.solve(h)), y);
+    return act_increment(cayley_minus_one(s), y);
   }
   /// dcay⁻¹_σ v = vee(V + ½[S, V] − ¼ S V S), S = hat σ, V = hat v, truncated after degree q.
   template <class S, class V>
   vector_type dcay_inv(const Eigen::MatrixBase<S>& sigma, const Eigen::MatrixBase<V>& v, int q) const {
     if (q == 0) return v;
-    const matrix_type s = hat(sigma), w = hat(v);
-    matrix_type z = w + (s * w - w * s) / 2;
-    if (q >= 2) z -= s * w * s / 4;
-    return vee(z);
+    return vee(dcay_inv_matrix(sigma, v, q));
   }
 
   using matrix_ext = matrix_of<N, N, extended>;
   /// y ↦ coadjoint(1 + e, y) = y + vee(eᵀY + Ye + eᵀYe), in extended precision, rounded once.
   template <class Y>
   vector_type act_increment(const matrix_ext& e, const Eigen::MatrixBase<Y>& y) const {
+    vector_type out(dim());
+    act_increment(e, y, out);
+    return out;
+  }
+  /// act_increment into out (which may be y).
+  template <class Y, class Out>
+  void act_increment(const matrix_ext& e, const Eigen::MatrixBase<Y>& y, Out&& out) const {
     const matrix_ext m = hat(y).template cast<extended>();
     const matrix_ext em = e.transpose() * m;
     const matrix_ext d = em + m * e + em * e;
-    vector_type out(dim());
+    out.resize(dim());
     int k = 0;
     for (int i = 0; i < N; ++i)
       for (int j = i + 1; j < N; ++j, ++k) out(k) = static_cast<double>(extended(y(k)) + (d(i, j) - d(j, i)) / 2);
-    return out;
+  }
+
+  /// The forms that write into the caller's out (a vector or a block of one) instead of
+  /// returning a vector: the algebra concept's optional part (algebra.hpp), which steppers use for
+  /// n ≥ 24, where the elements are dynamic-size vectors. The matrices are fixed-size, on the
+  /// stack: no buffers are needed.
+  struct scratch {};
+  template <class U, class V, class Out>
+  void bracket(const Eigen::MatrixBase<U>& u, const Eigen::MatrixBase<V>& v, Out&& out, scratch&) const {
+    const matrix_type a = hat(u), b = hat(v);
+    vee(matrix_type(b * a - a * b), out);
+  }
+  template <class U, class Y, class Out>
+  void ad_star(const Eigen::MatrixBase<U>& u, const Eigen::MatrixBase<Y>& y, Out&& out, scratch&) const {
+    const matrix_type s = hat(u), m = hat(y);
+    vee(matrix_type(s * m - m * s), out);
+  }
+  template <class S, class Y, class Out>
+  void exp_coadjoint(const Eigen::MatrixBase<S>& s, const Eigen::MatrixBase<Y>& y, Out&& out, scratch&) const {
+    act_increment(lie_detail::expm1(matrix_ext(hat(s).template cast<extended>())), y, out);
+  }
+  template <class S, class Y, class Out>
+  void cayley_coadjoint(const Eigen::MatrixBase<S>& s, const Eigen::MatrixBase<Y>& y, Out&& out, scratch&) const {
+    act_increment(cayley_minus_one(s), y, out);
+  }
+  template <class S, class V, class Out>
+  void dcay_inv(const Eigen::MatrixBase<S>& sigma, const Eigen::MatrixBase<V>& v, int q, Out&& out, scratch&) const {
+    if (q == 0) out = v;
+    else vee(dcay_inv_matrix(sigma, v, q), out);
+  }
+
+  /// cay(S) − 1 = (1 − S/2)⁻¹ S in extended precision, S = hat σ.
+  template <class S>
+  matrix_ext cayley_minus_one(const Eigen::MatrixBase<S>& s) const {
+    const matrix_ext h = hat(s).template cast<extended>();
+    const Eigen::PartialPivLU<matrix_ext> lu(matrix_ext(matrix_ext::Identity() - h / 2));
+    return lu.solve(h);
+  }
+  /// V + ½[S, V] − ¼ S V S (the last term for q ≥ 2), whose skew part is dcay⁻¹_σ v.
+  template <class S, class V>
+  matrix_type dcay_inv_matrix(const Eigen::MatrixBase<S>& sigma, const Eigen::MatrixBase<V>& v, int q) const {
+    const matrix_type s = hat(sigma), w = hat(v);
+    matrix_type z = w + (s * w - w * s) / 2;
+    if (q >= 2) z -= s * w * s / 4;
+    return z;
   }
 
   /// tr((mᵀm)^k), k = 1..⌊n/2⌋, m = hat(y): the coefficients of the characteristic polynomial

@@ -260,6 +260,80 @@ class su_n {
   /// Coefficients of a Hermitian matrix given by its lower triangle (the upper one is not read).
   vector_type coefficients_of_lower(const matrix_type& w) const { return coefficients_in<double, true>(w); }
 
+  /// The work matrices of the forms below, which write into the caller's out (a vector or a
+  /// block of one) instead of returning a vector: the algebra concept's optional part
+  /// (algebra.hpp), which steppers use for N ≥ 17, where the elements are dynamic-size vectors.
+  /// They compute what the value forms compute, in double (N > extended_limit), and allocate
+  /// nothing once the buffers have their size.
+  struct scratch {
+    basis_buffers basis;
+    matrix_type a, b, c, e, t;
+    Eigen::PartialPivLU<matrix_type> lu;
+    vector_type x;
+  };
+  template <class U, class V, class Out>
+  void bracket(const Eigen::MatrixBase<U>& u, const Eigen::MatrixBase<V>& v, Out&& out, scratch& s) const {
+    hermitian(u, s.a, s.basis);
+    hermitian(v, s.b, s.basis);
+    commutator_coefficients(s.b, s.a, out, s);
+  }
+  template <class U, class Y, class Out>
+  void ad_star(const Eigen::MatrixBase<U>& u, const Eigen::MatrixBase<Y>& y, Out&& out, scratch& s) const {
+    hermitian(u, s.a, s.basis);
+    hermitian(y, s.b, s.basis);
+    commutator_coefficients(s.a, s.b, out, s);
+  }
+  template <class S, class Y, class Out>
+  void exp_coadjoint_double(const Eigen::MatrixBase<S>& sigma, const Eigen::MatrixBase<Y>& y, Out&& out, scratch& s) const {
+    hat(sigma, s.t, s.basis);
+    lie_detail::expm1_into(s.t, s.e, s.a, s.b, s.c);
+    act_increment(y, out, s);
+  }
+  template <class S, class Y, class Out>
+  void cayley_coadjoint_double(const Eigen::MatrixBase<S>& sigma, const Eigen::MatrixBase<Y>& y, Out&& out,
+                               scratch& s) const {
+    hat(sigma, s.t, s.basis);  // cay(S) − 1 = (1 − S/2)⁻¹ S
+    s.a = matrix_type::Identity(N, N) - s.t / 2.0;
+    s.lu.compute(s.a);
+    s.e = s.lu.solve(s.t);
+    act_increment(y, out, s);
+  }
+  template <class S, class Y, class Out>
+  void exp_coadjoint(const Eigen::MatrixBase<S>& sigma, const Eigen::MatrixBase<Y>& y, Out&& out, scratch& s) const {
+    static_assert(N > extended_limit, "the forms into the caller's vectors are in double");
+    exp_coadjoint_double(sigma, y, out, s);
+  }
+  template <class S, class Y, class Out>
+  void cayley_coadjoint(const Eigen::MatrixBase<S>& sigma, const Eigen::MatrixBase<Y>& y, Out&& out, scratch& s) const {
+    static_assert(N > extended_limit, "the forms into the caller's vectors are in double");
+    cayley_coadjoint_double(sigma, y, out, s);
+  }
+  /// dcay_inv(σ, v, q) into out (Ω = s.a, Ξ = s.b, R = s.c).
+  template <class S, class V, class Out>
+  void dcay_inv(const Eigen::MatrixBase<S>& sigma, const Eigen::MatrixBase<V>& v, int q, Out&& out, scratch& s) const {
+    if (q == 0) {
+      out = v;
+      return;
+    }
+    hermitian(sigma, s.a, s.basis);
+    s.a *= complex(0, -0.25);  // Ω = −hat σ
+    hermitian(v, s.b, s.basis);
+    s.b *= complex(0, -0.25);  // Ξ = −hat v
+    s.e.noalias() = s.a * s.b;
+    s.t.noalias() = s.b * s.a;
+    s.c = s.b - (s.e - s.t) / 2.0;
+    if (q >= 2) {
+      s.t.noalias() = s.e * s.a;
+      s.c -= s.t / 4.0;
+      s.e.noalias() = s.a * s.a;
+      s.e = matrix_type::Identity(N, N) - s.e / 4.0;
+      s.c -= (s.c.trace() / s.e.trace()) * s.e;
+    }
+    s.c = complex(0, -4) * (-s.c);  // vee(−R)
+    out.resize(dim());
+    coefficients_into<double>(s.c, out, s.basis.a, s.basis.d);
+  }
+
   class cayley_action;
 
   /// tr(Wᵏ)/N for k = 2..N (for N = 3: (6.33) and (6.34)).
@@ -288,6 +362,27 @@ class su_n {
   /// A template, so that it is only instantiated where FFTW is available (uses_fft).
   template <class F = lie_detail::diagonal_fft>
   static std::shared_ptr<const F> make_fft() { return std::make_shared<const F>(N); }
+  /// coefficients((i/4)(p q − q p)) into out (s.c, s.t: work).
+  template <class Out>
+  void commutator_coefficients(const matrix_type& p, const matrix_type& q, Out& out, scratch& s) const {
+    s.c.noalias() = p * q;
+    s.t.noalias() = q * p;
+    s.c = complex(0, 0.25) * (s.c - s.t);
+    out.resize(dim());  // sizes a vector on first use; a block must have the size
+    coefficients_into<double>(s.c, out, s.basis.a, s.basis.d);
+  }
+  /// act_increment(s.e, y) into out (W = s.a, We = s.b, the increment s.c).
+  template <class Y, class Out>
+  void act_increment(const Eigen::MatrixBase<Y>& y, Out& out, scratch& s) const {
+    hermitian(y, s.a, s.basis);
+    s.b.noalias() = s.a * s.e;
+    s.c.noalias() = s.b.adjoint() * s.e;
+    s.c += s.b;
+    s.c += s.b.adjoint();
+    s.x.resize(dim());
+    coefficients_into<double>(s.c, s.x, s.basis.a, s.basis.d);
+    out = y + s.x;  // y may be out
+  }
   /// The FFT plans through a type that depends on T, so that the calls on them are compiled only
   /// where FFTW is available (without it, diagonal_fft has neither forward nor inverse).
   template <class T, class F = lie_detail::diagonal_fft>
