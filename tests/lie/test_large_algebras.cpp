@@ -66,10 +66,12 @@ double relative_difference(const A& a, const B& b) {
   return (a - b).cwiseAbs().maxCoeff() / b.cwiseAbs().maxCoeff();
 }
 
-/// Every into-form against its value form, on random arguments; out is a block of a larger
-/// vector once (as RKMK's stage slopes are), a reused vector otherwise. Both forms do the same
-/// operations in the same order and agree bit for bit under GCC and Clang; 4 ulps of the largest
-/// entry leave room for a compiler that orders a sum differently.
+/// Every into-form against its value form, on random arguments, with a scratch the caller keeps
+/// (sized by earlier calls, as a stepper's is); out is a block of a larger vector once (as RKMK's
+/// stage slopes are), a reused vector otherwise, and y itself for an action. The value forms run
+/// the same arithmetic with fresh buffers (so_n's actions and su_n's: through the into-forms), so
+/// any difference is a stale buffer, a write beside the block or an aliasing error; 4 ulps of the
+/// largest entry leave room for a compiler that orders a sum differently.
 template <class Algebra>
 void check_into_forms(const Algebra& a, typename Algebra::scratch& s) {
   using vec = typename Algebra::vector_type;

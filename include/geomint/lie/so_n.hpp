@@ -62,16 +62,20 @@ class so_n {
   /// bracket(u, v) = vee([hat v, hat u]).
   template <class U, class V>
   vector_type bracket(const Eigen::MatrixBase<U>& u, const Eigen::MatrixBase<V>& v) const {
-    const matrix_type a = hat(u), b = hat(v);
-    return vee(matrix_type(b * a - a * b));
+    vector_type out(dim());
+    scratch none;
+    bracket(u, v, out, none);
+    return out;
   }
   template <class U>
   operator_type ad(const Eigen::MatrixBase<U>& u) const { return lie_detail::ad_by_columns(*this, vector_type(u)); }
   /// ad*_σ y = vee([hat σ, hat y]).
   template <class U, class Y>
   vector_type ad_star(const Eigen::MatrixBase<U>& u, const Eigen::MatrixBase<Y>& y) const {
-    const matrix_type s = hat(u), m = hat(y);
-    return vee(matrix_type(s * m - m * s));
+    vector_type out(dim());
+    scratch none;
+    ad_star(u, y, out, none);
+    return out;
   }
   template <class U>
   operator_type ad_star(const Eigen::MatrixBase<U>& u) const { return ad(u).transpose(); }

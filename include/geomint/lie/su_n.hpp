@@ -150,16 +150,14 @@ class su_n {
   /// bracket(u, v) = vee([hat v, hat u]) = coefficients((i/4)[W(v), W(u)]).
   template <class U, class V>
   vector_type bracket(const Eigen::MatrixBase<U>& u, const Eigen::MatrixBase<V>& v) const {
-    const matrix_type a = hermitian(u), b = hermitian(v);
-    return coefficients(complex(0, 0.25) * (b * a - a * b));
+    return through_scratch([&](vector_type& out, scratch& s) { bracket(u, v, out, s); });
   }
   template <class U>
   operator_type ad(const Eigen::MatrixBase<U>& u) const { return lie_detail::ad_by_columns(*this, vector_type(u)); }
   /// ad*_σ y = coefficients((i/4)[W(σ), W(y)]).
   template <class U, class Y>
   vector_type ad_star(const Eigen::MatrixBase<U>& u, const Eigen::MatrixBase<Y>& y) const {
-    const matrix_type a = hermitian(u), w = hermitian(y);
-    return coefficients(complex(0, 0.25) * (a * w - w * a));
+    return through_scratch([&](vector_type& out, scratch& s) { ad_star(u, y, out, s); });
   }
   template <class U>
   operator_type ad_star(const Eigen::MatrixBase<U>& u) const { return ad(u).transpose(); }
@@ -211,11 +209,11 @@ class su_n {
   /// The same actions in double throughout (RKMK stage points; every action for N > extended_limit).
   template <class S, class Y>
   vector_type exp_coadjoint_double(const Eigen::MatrixBase<S>& s, const Eigen::MatrixBase<Y>& y) const {
-    return act_increment(lie_detail::expm1(hat_in<double>(s)), y);
+    return through_scratch([&](vector_type& out, scratch& w) { exp_coadjoint_double(s, y, out, w); });
   }
   template <class S, class Y>
   vector_type cayley_coadjoint_double(const Eigen::MatrixBase<S>& s, const Eigen::MatrixBase<Y>& y) const {
-    return act_increment(cayley_minus_one<double>(s), y);
+    return through_scratch([&](vector_type& out, scratch& w) { cayley_coadjoint_double(s, y, out, w); });
   }
   /// y ↦ coadjoint(1 + e, y) = y + coefficients(e†W + We + e†We) in e's precision; W Hermitian,
   /// so e†W = (We)†: two products.
@@ -246,15 +244,7 @@ class su_n {
   /// the unique su(N) solution (tr(1 − Ω²/4) = N + ‖Ω‖²/4 > 0). Truncated after degree q.
   template <class S, class V>
   vector_type dcay_inv(const Eigen::MatrixBase<S>& sigma, const Eigen::MatrixBase<V>& v, int q) const {
-    if (q == 0) return v;
-    const matrix_type om = -hat(sigma), xi = -hat(v);
-    matrix_type r = xi - (om * xi - xi * om) / 2.0;
-    if (q >= 2) {
-      r -= om * xi * om / 4.0;
-      const matrix_type p = matrix_type::Identity(N, N) - om * om / 4.0;
-      r -= (r.trace() / p.trace()) * p;
-    }
-    return vee(matrix_type(-r));
+    return through_scratch([&](vector_type& out, scratch& s) { dcay_inv(sigma, v, q, out, s); });
   }
 
   /// Coefficients of a Hermitian matrix given by its lower triangle (the upper one is not read).
@@ -263,8 +253,8 @@ class su_n {
   /// The work matrices of the forms below, which write into the caller's out (a vector or a
   /// block of one) instead of returning a vector: the algebra concept's optional part
   /// (algebra.hpp), which steppers use for N ≥ 17, where the elements are dynamic-size vectors.
-  /// They compute what the value forms compute, in double (N > extended_limit), and allocate
-  /// nothing once the buffers have their size.
+  /// The value forms (double precision) call them with a scratch of their own; once the buffers
+  /// have their size, nothing is allocated.
   struct scratch {
     basis_buffers basis;
     matrix_type a, b, c, e, t;
@@ -362,6 +352,14 @@ class su_n {
   /// A template, so that it is only instantiated where FFTW is available (uses_fft).
   template <class F = lie_detail::diagonal_fft>
   static std::shared_ptr<const F> make_fft() { return std::make_shared<const F>(N); }
+  /// A value form through its into-form f(out, scratch).
+  template <class F>
+  vector_type through_scratch(F&& f) const {
+    vector_type out(dim());
+    scratch s;
+    f(out, s);
+    return out;
+  }
   /// coefficients((i/4)(p q − q p)) into out (s.c, s.t: work).
   template <class Out>
   void commutator_coefficients(const matrix_type& p, const matrix_type& q, Out& out, scratch& s) const {
