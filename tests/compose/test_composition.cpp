@@ -242,10 +242,7 @@ BOOST_AUTO_TEST_CASE(no_allocation_after_the_first_step) {
   using dyn = std::pair<Eigen::VectorXd, Eigen::VectorXd>;
   const fixed x0 = sys.initial_state();
   auto count = [&](auto stepper, auto x) {
-    stepper.do_step(sys, x, 0.0, 0.01);
-    geomint::diagnostics::allocation_scope scope;
-    for (int i = 1; i <= 10; ++i) stepper.do_step(sys, x, i * 0.01, 0.01);
-    return scope.count();
+    return geomint::diagnostics::allocations_after_first_step(stepper, sys, x, 0.0, 0.01, 10);
   };
   BOOST_TEST(count(composition<rattle<fixed>, kahan_li8>(), x0) == 0);
   BOOST_TEST(count(composition<rattle<dyn>, yoshida4>(), dyn(x0.first, x0.second)) == 0);

@@ -283,17 +283,6 @@ BOOST_AUTO_TEST_CASE(a_damping_force_dissipates_energy_at_the_rate_of_its_power)
   BOOST_TEST(stepper.statistics().general_solver_steps == 5000);  // forces use the general solver
 }
 
-namespace {
-template <class Stepper, class System>
-long allocations_after_first_step(const System& sys, typename Stepper::state_type x, double dt, int n) {
-  Stepper stepper;
-  stepper.do_step(sys, x, 0.0, dt);
-  const geomint::diagnostics::allocation_scope scope;
-  advance(stepper, sys, x, dt, n, dt);
-  return scope.count();
-}
-}  // namespace
-
 // The counter sees Eigen's dynamic storage (malloc, not operator new): without it every test of
 // a dynamic-size stepper below would pass whatever the stepper allocated.
 BOOST_AUTO_TEST_CASE(the_allocation_counter_counts_eigen_storage) {
@@ -307,32 +296,33 @@ BOOST_AUTO_TEST_CASE(the_allocation_counter_counts_eigen_storage) {
 }
 
 BOOST_AUTO_TEST_CASE(no_heap_allocation_inside_do_step_after_the_first_step) {
+  using geomint::diagnostics::allocations_after_first_step;
   // Fixed sizes (double spherical pendulum: fast path and general solver), dynamic dense sizes
   // (chain with a dense Jacobian) and the sparse path (its LDLᵀ refactorized in place) at sizes
   // whose scratch fits Eigen's stack buffers (up to 16 384 constraints); std::vector states.
   const problems::double_spherical_pendulum dsp;
   const general_view<problems::double_spherical_pendulum> general{{dsp}};
-  BOOST_TEST(allocations_after_first_step<rattle<dsp_state>>(dsp, dsp.initial_state(), h, 100) == 0);
-  BOOST_TEST((allocations_after_first_step<lobatto_iiia_iiib<4, dsp_state>>(dsp, dsp.initial_state(), h, 100)) == 0);
-  BOOST_TEST(allocations_after_first_step<constrained_symplectic_euler<dsp_state>>(dsp, dsp.initial_state(), h, 100) == 0);
-  BOOST_TEST(allocations_after_first_step<rattle<dsp_state>>(general, dsp.initial_state(), h, 100) == 0);
-  BOOST_TEST((allocations_after_first_step<lobatto_iiia_iiib<3, dsp_state>>(general, dsp.initial_state(), h, 100)) == 0);
+  BOOST_TEST(allocations_after_first_step(rattle<dsp_state>(), dsp, dsp.initial_state(), 0.0, h, 100) == 0);
+  BOOST_TEST((allocations_after_first_step(lobatto_iiia_iiib<4, dsp_state>(), dsp, dsp.initial_state(), 0.0, h, 100)) == 0);
+  BOOST_TEST(allocations_after_first_step(constrained_symplectic_euler<dsp_state>(), dsp, dsp.initial_state(), 0.0, h, 100) == 0);
+  BOOST_TEST(allocations_after_first_step(rattle<dsp_state>(), general, dsp.initial_state(), 0.0, h, 100) == 0);
+  BOOST_TEST((allocations_after_first_step(lobatto_iiia_iiib<3, dsp_state>(), general, dsp.initial_state(), 0.0, h, 100)) == 0);
   const problems::variable_mass_sphere vm;
-  BOOST_TEST((allocations_after_first_step<lobatto_iiia_iiib<3, vm_state>>(vm, vm.initial_state(), 0.05, 100)) == 0);
+  BOOST_TEST((allocations_after_first_step(lobatto_iiia_iiib<3, vm_state>(), vm, vm.initial_state(), 0.0, 0.05, 100)) == 0);
 
   const problems::pendulum_chain chain({8});
   const dense_chain dense = make_dense_chain(chain);
-  BOOST_TEST(allocations_after_first_step<rattle<>>(dense, chain.initial_state(), 0.005, 100) == 0);
-  BOOST_TEST((allocations_after_first_step<lobatto_iiia_iiib<3>>(dense, chain.initial_state(), 0.005, 100)) == 0);
-  BOOST_TEST(allocations_after_first_step<rattle<>>(chain, chain.initial_state(), 0.005, 100) == 0);
-  BOOST_TEST((allocations_after_first_step<lobatto_iiia_iiib<3>>(chain, chain.initial_state(), 0.005, 100)) == 0);
+  BOOST_TEST(allocations_after_first_step(rattle<>(), dense, chain.initial_state(), 0.0, 0.005, 100) == 0);
+  BOOST_TEST((allocations_after_first_step(lobatto_iiia_iiib<3>(), dense, chain.initial_state(), 0.0, 0.005, 100)) == 0);
+  BOOST_TEST(allocations_after_first_step(rattle<>(), chain, chain.initial_state(), 0.0, 0.005, 100) == 0);
+  BOOST_TEST((allocations_after_first_step(lobatto_iiia_iiib<3>(), chain, chain.initial_state(), 0.0, 0.005, 100)) == 0);
   const problems::pendulum_chain long_chain({2000});
-  BOOST_TEST(allocations_after_first_step<rattle<>>(long_chain, long_chain.initial_state(), 0.005, 10) == 0);
+  BOOST_TEST(allocations_after_first_step(rattle<>(), long_chain, long_chain.initial_state(), 0.0, 0.005, 10) == 0);
 
   using vec_state = std::pair<std::vector<double>, std::vector<double>>;
   const auto x0 = dsp.initial_state();
   vec_state v{std::vector<double>(x0.first.data(), x0.first.data() + 6), std::vector<double>(x0.second.data(), x0.second.data() + 6)};
-  BOOST_TEST(allocations_after_first_step<rattle<vec_state>>(dsp, v, h, 100) == 0);
+  BOOST_TEST(allocations_after_first_step(rattle<vec_state>(), dsp, v, 0.0, h, 100) == 0);
 }
 
 BOOST_AUTO_TEST_CASE(copies_and_reset_start_afresh_and_reproduce_the_trajectory) {

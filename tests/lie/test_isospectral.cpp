@@ -157,10 +157,7 @@ template <class Stepper>
 long allocations_after_the_first_step(Stepper stepper) {
   const problems::sine_euler<17> fluid;
   auto y = smooth_state(fluid.algebra(), 3);
-  stepper.do_step(fluid, y, 0.0, 0.1);
-  geomint::diagnostics::allocation_scope scope;
-  for (int k = 1; k <= 20; ++k) stepper.do_step(fluid, y, 0.1 * k, 0.1);
-  return scope.count();
+  return geomint::diagnostics::allocations_after_first_step(stepper, fluid, y, 0.0, 0.1);
 }
 }  // namespace
 

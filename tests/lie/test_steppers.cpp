@@ -22,6 +22,7 @@
 #include "rkmk_test_methods.hpp"
 
 using namespace geomint;
+using geomint::diagnostics::allocations_after_first_step;
 using lie_test::energy_drift;
 using lie_test::rigid_body_on_constants;
 using lie_test::rkmk_methods;
@@ -477,16 +478,6 @@ BOOST_AUTO_TEST_CASE(rkmk_runs_under_odeint_integrate_const) {
   BOOST_TEST((a - b).norm() <= 1e-15);
 }
 
-namespace {
-template <class Stepper, class System>
-[[gnu::noinline]] long allocations_after_first_step(Stepper stepper, const System& sys, typename System::state_type y) {
-  stepper.do_step(sys, y, 0.0, 0.1);
-  geomint::diagnostics::allocation_scope scope;
-  for (int k = 1; k <= 20; ++k) stepper.do_step(sys, y, 0.1 * k, 0.1);
-  return scope.count();
-}
-}  // namespace
-
 BOOST_AUTO_TEST_CASE(no_heap_allocation_after_the_first_step_for_fixed_size_algebras) {
   const problems::free_rigid_body rb;
   const problems::heavy_top_se3 top;
@@ -500,28 +491,28 @@ BOOST_AUTO_TEST_CASE(no_heap_allocation_after_the_first_step_for_fixed_size_alge
   auto frozen = lie_discrete_gradient<se3, cayley_coordinates>::default_options();
   frozen.jacobian = lie_jacobian::frozen;
   const long counts[] = {
-      allocations_after_first_step(rkmk<so3, rk::rk4>{}, rb, y_rb),
-      allocations_after_first_step(rkmk<so3, rk::rk4_two_commutators>{}, rb, y_rb),
-      allocations_after_first_step(rkmk<so3, rk::implicit_midpoint, cayley_coordinates>{}, rb, y_rb),
-      allocations_after_first_step(rkmk<so3, rk::trapezoidal>{}, rb, y_rb),
-      allocations_after_first_step(rkmk<se3, rk::rk4, cayley_coordinates>{}, top, y_top),
-      allocations_after_first_step(rkmk<se3, rk::gauss_legendre<2>>{}, top, y_top),
-      allocations_after_first_step(rkmk<su_n<3>, rk::rk4>{}, fluid, y_fluid),
-      allocations_after_first_step(rkmk<su_n<3>, rk::rk4_two_commutators>{}, fluid, y_fluid),
-      allocations_after_first_step(rkmk<su_n<3>, rk::implicit_midpoint, cayley_coordinates>{}, fluid, y_fluid),
-      allocations_after_first_step(rkmk<so_n<5>, rk::rk4, cayley_coordinates>{}, body5, y5),
-      allocations_after_first_step(rkmk<so_n<5>, rk::trapezoidal>{}, body5, y5),
-      allocations_after_first_step(rkmk<structure_constants<3>, rk::rk4>{}, rbc, y_rb),
-      allocations_after_first_step(lie_discrete_gradient<so3>{}, rb, y_rb),
-      allocations_after_first_step(lie_discrete_gradient<se3, cayley_coordinates>{frozen}, top, y_top),
-      allocations_after_first_step(lie_discrete_gradient<su_n<3>>{}, fluid, y_fluid),
-      allocations_after_first_step(lie_discrete_gradient<so_n<5>, cayley_coordinates>{}, body5, y5),
-      allocations_after_first_step(moser_veselov<so3>{}, rb, y_rb),
-      allocations_after_first_step(moser_veselov<se3>{}, top, y_top),
-      allocations_after_first_step(moser_veselov<so_n<5>>{}, body5, y5),
-      allocations_after_first_step(lie_poisson_leapfrog<so3>{}, rb, y_rb),
-      allocations_after_first_step(lie_poisson_leapfrog<su_n<3>>{}, fluid, y_fluid),
-      allocations_after_first_step(lie_poisson_leapfrog<so_n<5>>{}, body5, y5),
+      allocations_after_first_step(rkmk<so3, rk::rk4>{}, rb, y_rb, 0.0, 0.1),
+      allocations_after_first_step(rkmk<so3, rk::rk4_two_commutators>{}, rb, y_rb, 0.0, 0.1),
+      allocations_after_first_step(rkmk<so3, rk::implicit_midpoint, cayley_coordinates>{}, rb, y_rb, 0.0, 0.1),
+      allocations_after_first_step(rkmk<so3, rk::trapezoidal>{}, rb, y_rb, 0.0, 0.1),
+      allocations_after_first_step(rkmk<se3, rk::rk4, cayley_coordinates>{}, top, y_top, 0.0, 0.1),
+      allocations_after_first_step(rkmk<se3, rk::gauss_legendre<2>>{}, top, y_top, 0.0, 0.1),
+      allocations_after_first_step(rkmk<su_n<3>, rk::rk4>{}, fluid, y_fluid, 0.0, 0.1),
+      allocations_after_first_step(rkmk<su_n<3>, rk::rk4_two_commutators>{}, fluid, y_fluid, 0.0, 0.1),
+      allocations_after_first_step(rkmk<su_n<3>, rk::implicit_midpoint, cayley_coordinates>{}, fluid, y_fluid, 0.0, 0.1),
+      allocations_after_first_step(rkmk<so_n<5>, rk::rk4, cayley_coordinates>{}, body5, y5, 0.0, 0.1),
+      allocations_after_first_step(rkmk<so_n<5>, rk::trapezoidal>{}, body5, y5, 0.0, 0.1),
+      allocations_after_first_step(rkmk<structure_constants<3>, rk::rk4>{}, rbc, y_rb, 0.0, 0.1),
+      allocations_after_first_step(lie_discrete_gradient<so3>{}, rb, y_rb, 0.0, 0.1),
+      allocations_after_first_step(lie_discrete_gradient<se3, cayley_coordinates>{frozen}, top, y_top, 0.0, 0.1),
+      allocations_after_first_step(lie_discrete_gradient<su_n<3>>{}, fluid, y_fluid, 0.0, 0.1),
+      allocations_after_first_step(lie_discrete_gradient<so_n<5>, cayley_coordinates>{}, body5, y5, 0.0, 0.1),
+      allocations_after_first_step(moser_veselov<so3>{}, rb, y_rb, 0.0, 0.1),
+      allocations_after_first_step(moser_veselov<se3>{}, top, y_top, 0.0, 0.1),
+      allocations_after_first_step(moser_veselov<so_n<5>>{}, body5, y5, 0.0, 0.1),
+      allocations_after_first_step(lie_poisson_leapfrog<so3>{}, rb, y_rb, 0.0, 0.1),
+      allocations_after_first_step(lie_poisson_leapfrog<su_n<3>>{}, fluid, y_fluid, 0.0, 0.1),
+      allocations_after_first_step(lie_poisson_leapfrog<so_n<5>>{}, body5, y5, 0.0, 0.1),
   };
   for (long c : counts) BOOST_TEST(c == 0);
 }
@@ -539,16 +530,16 @@ BOOST_AUTO_TEST_CASE(no_heap_allocation_after_the_first_step_up_to_dimension_256
   const auto y_body = problems::rigid_body_so_n<9>::initial_state();
   static_assert(su_n<7>::dimension == 48 && so_n<9>::dimension == 36, "fixed-size elements");
   const long counts[] = {
-      allocations_after_first_step(rkmk<su_n<7>, rk::rk4>{}, fluid, y_fluid),
-      allocations_after_first_step(rkmk<su_n<7>, rk::rk4_two_commutators>{}, fluid, y_fluid),
-      allocations_after_first_step(rkmk<su_n<7>, rk::implicit_midpoint, cayley_coordinates>{}, fluid, y_fluid),
-      allocations_after_first_step(rkmk<su_n<7>, rk::gauss_legendre<2>>{}, fluid, y_fluid),
-      allocations_after_first_step(lie_discrete_gradient<su_n<7>>{}, fluid, y_fluid),
-      allocations_after_first_step(lie_poisson_leapfrog<su_n<7>>{}, fluid, y_fluid),
-      allocations_after_first_step(rkmk<so_n<9>, rk::rk4, cayley_coordinates>{}, body, y_body),
-      allocations_after_first_step(lie_discrete_gradient<so_n<9>, cayley_coordinates>{}, body, y_body),
-      allocations_after_first_step(moser_veselov<so_n<9>>{}, body, y_body),
-      allocations_after_first_step(lie_poisson_leapfrog<so_n<9>>{}, body, y_body),
+      allocations_after_first_step(rkmk<su_n<7>, rk::rk4>{}, fluid, y_fluid, 0.0, 0.1),
+      allocations_after_first_step(rkmk<su_n<7>, rk::rk4_two_commutators>{}, fluid, y_fluid, 0.0, 0.1),
+      allocations_after_first_step(rkmk<su_n<7>, rk::implicit_midpoint, cayley_coordinates>{}, fluid, y_fluid, 0.0, 0.1),
+      allocations_after_first_step(rkmk<su_n<7>, rk::gauss_legendre<2>>{}, fluid, y_fluid, 0.0, 0.1),
+      allocations_after_first_step(lie_discrete_gradient<su_n<7>>{}, fluid, y_fluid, 0.0, 0.1),
+      allocations_after_first_step(lie_poisson_leapfrog<su_n<7>>{}, fluid, y_fluid, 0.0, 0.1),
+      allocations_after_first_step(rkmk<so_n<9>, rk::rk4, cayley_coordinates>{}, body, y_body, 0.0, 0.1),
+      allocations_after_first_step(lie_discrete_gradient<so_n<9>, cayley_coordinates>{}, body, y_body, 0.0, 0.1),
+      allocations_after_first_step(moser_veselov<so_n<9>>{}, body, y_body, 0.0, 0.1),
+      allocations_after_first_step(lie_poisson_leapfrog<so_n<9>>{}, body, y_body, 0.0, 0.1),
   };
   for (long c : counts) BOOST_TEST(c == 0);
 }

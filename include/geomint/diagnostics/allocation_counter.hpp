@@ -5,6 +5,8 @@
 //   stepper.do_step(sys, x, t, dt);
 //   assert(scope.count() == 0);
 //
+// or, for the whole check, allocations_after_first_step(stepper, sys, x, t0, dt) == 0.
+//
 // The counts come from count_allocations.hpp, which exactly one translation unit of the program
 // must include; without it every count is 0 (counting_enabled() says which). It counts malloc as
 // well as operator new (Eigen's dynamic matrices call malloc) where it can: under the sanitizers'
@@ -32,5 +34,17 @@ class allocation_scope {
  private:
   long start_;
 };
+
+/// The heap allocations made by `steps` steps of size dt that follow a first step from (x, t0):
+/// the stepper contract's "no allocation after the first step" (the first step may size the
+/// workspaces). Steps copies of the caller's stepper and state.
+template <class Stepper, class System, class State>
+long allocations_after_first_step(Stepper stepper, const System& sys, State x, double t0, double dt,
+                                  int steps = 20) {
+  stepper.do_step(sys, x, t0, dt);
+  const allocation_scope scope;
+  for (int k = 1; k <= steps; ++k) stepper.do_step(sys, x, t0 + k * dt, dt);
+  return scope.count();
+}
 
 }  // namespace geomint::diagnostics
