@@ -1,4 +1,4 @@
-// Ensembles (issue 16): trajectories per second on 1 and 2 threads and, with MPI, on 1 and 2
+// Ensembles: trajectories per second on 1 and 2 threads and, with MPI, on 1 and 2
 // ranks (this program run again under mpiexec), and the ensemble layer's overhead against a
 // plain loop over the same trajectories.
 //

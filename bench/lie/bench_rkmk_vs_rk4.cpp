@@ -1,7 +1,7 @@
 // Lie–Poisson steppers against a plain RK4 (Boost.Odeint's runge_kutta4), side by side in one
 // process (bench/support/bench_timing.hpp: interleaved repetitions, min and median).
 //
-// Part 1 (issue 7): the free rigid body with Engø–Faltinsen's data (§6.1: I = diag(7/8, 5/8, 1/4),
+// Part 1: the free rigid body with Engø–Faltinsen's data (§6.1: I = diag(7/8, 5/8, 1/4),
 // y(0) = (0.875, 0.625, 0.25)), h = 0.1, `reps` repetitions of `steps` steps (default 10 × 1e5 =
 // 1e6 steps): time per step of every RKMK variant (forward Euler, Heun, RK4, GL2 = implicit
 // midpoint, trapezoidal; exp and Cayley coordinates), the Lie discrete gradient (exp, Cayley)

@@ -1,5 +1,5 @@
-// su(N) sine-Euler (Zeitlin's truncation, Engø–Faltinsen §6.3) for N = 15, 31, …, 511 (1023)
-// (issues 7, 15): time per step of the implicit coadjoint methods against one complex N × N
+// su(N) sine-Euler (Zeitlin's truncation, Engø–Faltinsen §6.3) for N = 15, 31, …, 511 (1023):
+// time per step of the implicit coadjoint methods against one complex N × N
 // matrix product (Eigen MatrixXcd, C.noalias() = A * B), interleaved in the same run
 // (bench_timing.hpp), and the step's cost in products. Six variants:
 //   gl2          RKMK with the GL2 tableau (Lie implicit midpoint) in Cayley coordinates, stages by

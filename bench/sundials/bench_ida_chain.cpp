@@ -1,7 +1,7 @@
 // IDA (GGL, KLU with the sparse Jacobian pattern of the chain) on the N-link pendulum chain, for
 // comparison with bench_chain_scale (geomint::rattle): CPU time per IDA step per link, and the
 // CPU time per unit of simulated time of both at the same horizon. IDA at rtol = atol = 1e-8;
-// rattle at dt = 1e-3. Printed for information (issue 7 asks for the comparison, no target).
+// rattle at dt = 1e-3. Printed for information (a comparison, no target).
 #include <cstdio>
 #include <ctime>
 #include <vector>

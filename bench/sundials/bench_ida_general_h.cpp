@@ -1,5 +1,5 @@
-// Work–precision against IDA on the general (non-separable H(q, p)) constrained path
-// (issue 15): the quaternion heavy top (Hairer 2003, §5; problems/heavy_top.hpp) and the
+// Work–precision against IDA on the general (non-separable H(q, p)) constrained path:
+// the quaternion heavy top (Hairer 2003, §5; problems/heavy_top.hpp) and the
 // variable-mass sphere (problems/variable_mass_sphere.hpp), T = 100. Goal as in
 // bench_ida_work_precision: relative energy error ≤ 1e-6 and |g(q)| ≤ 1e-10 on samples every 0.1.
 //
@@ -137,7 +137,7 @@ constexpr const char* general_path_cost =
 int main() {
   goal gl;
   gl.t_end = 100;
-  std::printf("IDA work-precision on the general H(q, p) path (issue 15)\n");
+  std::printf("IDA work-precision on the general H(q, p) path\n");
   compare("heavy top", problems::heavy_top(), problems::ad_models::heavy_top(), gl, general_path_cost);
   compare("variable-mass sphere", problems::variable_mass_sphere(), problems::ad_models::variable_mass_sphere(), gl,
           general_path_cost);

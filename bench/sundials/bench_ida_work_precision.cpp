@@ -5,7 +5,7 @@
 //
 // geomint methods: for each step size of a halving sequence, the run is accepted when it meets
 // the goal; the cheapest accepted run counts. IDA (GGL, dense): likewise over rtol = atol in
-// 10^(-k/2) steps. Target (issue 7): best geomint ≥ 20× faster than the best IDA setting.
+// 10^(-k/2) steps. Target: best geomint ≥ 20× faster than the best IDA setting.
 // The scan, the error sampling and the clock are shared with bench_ida_general_h
 // (work_precision.hpp).
 #include <cstdio>

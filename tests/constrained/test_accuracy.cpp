@@ -1,4 +1,4 @@
-// Accuracy and long-time properties of the constrained PRK family (issue 2, §6): observed
+// Accuracy and long-time properties of the constrained PRK family: observed
 // orders, constraints and momentum to round-off, bounded energy error, h² scaling of RATTLE's
 // energy error, symmetry, and independence of the result from the solver path.
 #define BOOST_TEST_MODULE constrained
@@ -50,7 +50,7 @@ double observed_order(const System& sys, double t_end, const std::vector<double>
 
 // Step ranges keep every error between ~1e-12 and ~1e-1: asymptotic, and above round-off
 // (measured slopes: 1.00, 2.00, 4.01, 6.07, 8.10 and 0.99, 2.03, 4.06, 5.95, 8.16). ±0.2 is the
-// tolerance of issue 2.
+// tolerance.
 constexpr double slope_tolerance = 0.2;
 const std::vector<double> halvings_from_1_32{1.0 / 32, 1.0 / 64, 1.0 / 128, 1.0 / 256};
 const std::vector<double> halvings_from_1_4{1.0 / 4, 1.0 / 8, 1.0 / 16, 1.0 / 32};
@@ -98,7 +98,7 @@ invariants track(const System& sys, double h, int n, Momentum momentum) {
   }
   return worst;
 }
-constexpr double roundoff = 1e-12;  // issue 2: ≤ 1e-12 (scaled) after every step
+constexpr double roundoff = 1e-12;  // ≤ 1e-12 (scaled) after every step
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(constraints_and_vertical_momentum_held_to_roundoff_over_1e5_steps, *utf::label("slow")) {

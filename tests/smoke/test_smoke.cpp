@@ -35,7 +35,7 @@ using namespace geomint;
 namespace {
 
 constexpr double not_a_number = std::numeric_limits<double>::quiet_NaN();
-// Each step solves the constraints to near round-off (issue 2: ≤ 1e-12 scaled).
+// Each step solves the constraints to near round-off (≤ 1e-12 scaled).
 constexpr double roundoff = 1e-12;
 
 /// Steps, copies the stepper and steps the copy, resets and steps again; then a state with a
@@ -110,7 +110,7 @@ BOOST_AUTO_TEST_CASE(riemannian_family) {
   const auto riemannian = on_space(ellipsoid, ellipsoid.space());
   using state = problems::particle_on_ellipsoid::state_type;
   exercise(riemannian_leapfrog<state>(), riemannian, ellipsoid.initial_state(), 0.05, [](const state& x) {
-    BOOST_TEST(std::abs(x.first.norm() - 1) <= 1e-14);  // issue 5: iterates stay on the sphere
+    BOOST_TEST(std::abs(x.first.norm() - 1) <= 1e-14);  // iterates stay on the sphere
   });
 }
 
