@@ -92,6 +92,7 @@ int main(int argc, char** argv) {
   void* mem;
   double m[3], worst_g = 0, worst_gv = 0, h0 = 0, h1 = 0, previous = 0, worst_rise = 0;
   sunrealtype t = 0;
+  sunindextype order = 0;
   clock_t start;
   int failed = 0, i, k;
 
@@ -100,10 +101,7 @@ int main(int argc, char** argv) {
   q = N_VNew_Serial(3, ctx);
   p = N_VNew_Serial(3, ctx);
   mass = N_VNew_Serial(3, ctx);
-  tmpl = N_VNew_Serial(2, ctx);
   G = SUNDenseMatrix(2, 3, ctx);
-  A = SUNDenseMatrix(2, 2, ctx);
-  LS = SUNLinSol_Dense(tmpl, A, ctx);
   slider_crank_initial_positions(&s, N_VGetArrayPointer(q));
   N_VConst(0.0, p);
   slider_crank_masses(&s, m);
@@ -117,7 +115,14 @@ int main(int argc, char** argv) {
   failed |= check(GeomintSetConstraints(mem, constraint, constraint_jacobian, G), "GeomintSetConstraints", mem);
   if (s.c > 0) failed |= check(GeomintSetForce(mem, damper, GEOMINT_FORCE_GENERAL), "GeomintSetForce", mem);
   failed |= check(GeomintSetFixedStep(mem, h), "GeomintSetFixedStep", mem);
-  failed |= check(GeomintSetLinearSolver(mem, LS, A), "GeomintSetLinearSolver", mem); /* G M^-1 G^T, 2 x 2 */
+  /* The stage Newton systems' order: G M^-1 G^T (2 x 2) on the separable fast path (no damper),
+   * the stage Jacobian (3 n + 2 (n + m) = 19) on the general path the damper selects. */
+  failed |= check(GeomintGetLinearSystemSize(mem, &order), "GeomintGetLinearSystemSize", mem);
+  if (failed) return EXIT_FAILURE;
+  tmpl = N_VNew_Serial(order, ctx);
+  A = SUNDenseMatrix(order, order, ctx);
+  LS = SUNLinSol_Dense(tmpl, A, ctx);
+  failed |= check(GeomintSetLinearSolver(mem, LS, A), "GeomintSetLinearSolver", mem);
   failed |= check(GeomintCalcIC(mem, GEOMINT_CALCIC_Q_P), "GeomintCalcIC", mem); /* as IDACalcIC */
   failed |= check(GeomintGetEnergy(mem, &h0), "GeomintGetEnergy", mem);
   if (failed) return EXIT_FAILURE;

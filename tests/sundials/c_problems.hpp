@@ -5,6 +5,7 @@
 
 #include <nvector/nvector_serial.h>
 #include <sundials/sundials_context.h>
+#include <sunlinsol/sunlinsol_dense.h>
 #include <sunmatrix/sunmatrix_dense.h>
 #include <sunmatrix/sunmatrix_sparse.h>
 
@@ -32,6 +33,17 @@ inline vmap map(N_Vector v) { return vmap(NV_DATA_S(v), NV_LENGTH_S(v)); }
 /// Equal bit for bit (a C API result against the C++ stepper's, or two C API runs).
 inline bool bitwise_equal(const VectorXd& a, N_Vector b) { return (a.array() == map(b).array()).all(); }
 inline bool bitwise_equal(N_Vector a, const VectorXd& b) { return bitwise_equal(b, a); }
+
+// A dense SUNLinearSolver whose setup and solve calls are counted: point its ops here.
+inline long setup_calls = 0, solve_calls = 0;
+inline int counting_setup(SUNLinearSolver s, SUNMatrix a) {
+  ++setup_calls;
+  return SUNLinSolSetup_Dense(s, a);
+}
+inline int counting_solve(SUNLinearSolver s, SUNMatrix a, N_Vector x, N_Vector b, sunrealtype tol) {
+  ++solve_calls;
+  return SUNLinSolSolve_Dense(s, a, x, b, tol);
+}
 inline bool bitwise_equal(N_Vector a, N_Vector b) { return (map(a).array() == map(b).array()).all(); }
 
 /// The free rigid body on so(3)* for GeomintLieInit: ∇H of H = ½ Σ y_i²/I_i, I = (2, 1, 2/3).

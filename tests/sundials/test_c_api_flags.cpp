@@ -182,7 +182,7 @@ BOOST_AUTO_TEST_CASE(init_required) {
   for (int flag : refused) BOOST_TEST(flag == GEOMINT_NO_MALLOC);
   BOOST_TEST(GeomintSetFixedStep(mem, 0.1) == GEOMINT_SUCCESS);  // settings may precede Init
   BOOST_TEST(GeomintSetErrHandlerFn(mem, nullptr, nullptr) == GEOMINT_SUCCESS);
-  long counts[14] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
+  long counts[17] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
   BOOST_TEST(GeomintGetNumSteps(mem, &counts[0]) == GEOMINT_SUCCESS);
   BOOST_TEST(GeomintGetNumFailedSteps(mem, &counts[1]) == GEOMINT_SUCCESS);
   BOOST_TEST(GeomintGetNumNewtonConvFails(mem, &counts[2]) == GEOMINT_SUCCESS);
@@ -192,6 +192,9 @@ BOOST_AUTO_TEST_CASE(init_required) {
   BOOST_TEST(GeomintGetNumConstraintEvals(mem, &counts[7], &counts[8]) == GEOMINT_SUCCESS);
   BOOST_TEST(GeomintGetNumEnergyEvals(mem, &counts[9]) == GEOMINT_SUCCESS);
   BOOST_TEST(GeomintGetNumHessianEvals(mem, &counts[10], &counts[11], &counts[12], &counts[13]) == GEOMINT_SUCCESS);
+  BOOST_TEST(GeomintGetNumForceEvals(mem, &counts[14]) == GEOMINT_SUCCESS);
+  BOOST_TEST(GeomintGetNumNewtonIters(mem, &counts[15]) == GEOMINT_SUCCESS);
+  BOOST_TEST(GeomintGetNumJacEvals(mem, &counts[16]) == GEOMINT_SUCCESS);
   for (long c : counts) BOOST_TEST(c == 0);
   std::FILE* out = std::tmpfile();
   BOOST_TEST(GeomintPrintAllStats(mem, out, SUN_OUTPUTFORMAT_TABLE) == GEOMINT_SUCCESS);
@@ -381,7 +384,8 @@ BOOST_AUTO_TEST_CASE(flag_names) {
       {GEOMINT_MEM_FAIL, "GEOMINT_MEM_FAIL"}, {GEOMINT_INCONSISTENT_STATE, "GEOMINT_INCONSISTENT_STATE"},
       {GEOMINT_CALLBACK_FAIL, "GEOMINT_CALLBACK_FAIL"}, {GEOMINT_SINGULAR_JACOBIAN, "GEOMINT_SINGULAR_JACOBIAN"},
       {GEOMINT_LSETUP_FAIL, "GEOMINT_LSETUP_FAIL"}, {GEOMINT_LSOLVE_FAIL, "GEOMINT_LSOLVE_FAIL"},
-      {GEOMINT_IDA_FAIL, "GEOMINT_IDA_FAIL"}, {GEOMINT_UNRECOGNIZED_ERROR, "GEOMINT_UNRECOGNIZED_ERROR"}};
+      {GEOMINT_IDA_FAIL, "GEOMINT_IDA_FAIL"}, {GEOMINT_BAD_T, "GEOMINT_BAD_T"}, {GEOMINT_BAD_K, "GEOMINT_BAD_K"},
+      {GEOMINT_ROOT_RETURN, "GEOMINT_ROOT_RETURN"}, {GEOMINT_UNRECOGNIZED_ERROR, "GEOMINT_UNRECOGNIZED_ERROR"}};
   for (const auto& [flag, name] : names) BOOST_TEST(std::string(GeomintGetReturnFlagName(flag)) == name);
   BOOST_TEST(std::string(GeomintGetReturnFlagName(12345)) == "GEOMINT_UNKNOWN_FLAG");
   // SUNDIALS' convention: recoverable flags are positive, fatal ones negative.

@@ -1,4 +1,4 @@
-// The force callback of the C module (GeomintSetForce; issue 14, items 1–2) on a problem with a
+// The force callback of the C module (GeomintSetForce) on a problem with a
 // closed-form solution: a unit mass on the unit circle g(q) = (|q|² − 1)/2, V = 0, pushed along
 // the circle by a(t)(−q₂, q₁) and optionally damped by −c p, so that the angle obeys
 // θ̈ = a(t) − c θ̇ (tests/constrained/test_forces.cpp solves it). The orders of RATTLE and
@@ -196,6 +196,45 @@ BOOST_AUTO_TEST_CASE(callbacks_see_the_stage_times) {
     circle_run r(GEOMINT_CONSTRAINED_RATTLE_2_2, separable, false, 0.25, GEOMINT_FORCE_POSITION);
     BOOST_TEST_REQUIRE(r.evolve(0.25, GEOMINT_ONE_STEP) == GEOMINT_SUCCESS);
     BOOST_TEST(nearest_stage_times(r.d.force_times, {0.0, 0.25}) == 2);
+  }
+}
+
+// A velocity-dependent force sends a separable H through the general stage solver: a
+// SUNLinearSolver given to it factorizes the stage Jacobians (order S n + (S - 1)(n + m) = 12 for
+// Lobatto 3 on the circle), and the counts are its calls; a position force keeps the fast path and
+// its m x m G M^-1 G^T. The steps equal those with Eigen's factorizations to round-off.
+BOOST_AUTO_TEST_CASE(the_linear_solver_serves_the_path_the_force_selects) {
+  for (bool damped : {false, true}) {
+    BOOST_TEST_CONTEXT((damped ? "velocity-dependent" : "position") << " force") {
+      const int dependence = damped ? GEOMINT_FORCE_GENERAL : GEOMINT_FORCE_POSITION;
+      const double h = t_end / 40;
+      circle_run eigen(GEOMINT_CONSTRAINED_LOBATTO_4_3, true, damped, h, dependence);
+      BOOST_TEST_REQUIRE(eigen.evolve(t_end) == GEOMINT_SUCCESS);
+      circle_run r(GEOMINT_CONSTRAINED_LOBATTO_4_3, true, damped, h, dependence);
+      sunindextype order = 0;
+      BOOST_TEST_REQUIRE(GeomintGetLinearSystemSize(r.mem, &order) == GEOMINT_SUCCESS);
+      BOOST_TEST(order == (damped ? 12 : 1));
+      SUNMatrix a = SUNDenseMatrix(order, order, r.s.ctx());
+      SUNLinearSolver ls = SUNLinSol_Dense(r.s.vector(VectorXd::Zero(order)), a, r.s.ctx());
+      ls->ops->setup = counting_setup;
+      ls->ops->solve = counting_solve;
+      setup_calls = solve_calls = 0;
+      BOOST_TEST_REQUIRE(GeomintSetLinearSolver(r.mem, ls, a) == GEOMINT_SUCCESS);
+      BOOST_TEST_REQUIRE(r.evolve(t_end) == GEOMINT_SUCCESS);
+      long setups = 0, solves = 0, iterations = 0;
+      GeomintGetNumLinSolvSetups(r.mem, &setups);
+      GeomintGetNumLinSolves(r.mem, &solves);
+      GeomintGetNumNewtonIters(r.mem, &iterations);
+      BOOST_TEST(setups == setup_calls);
+      BOOST_TEST(solves == solve_calls);
+      BOOST_TEST(iterations > 0);
+      BOOST_TEST(solve_calls >= iterations, "the stage iterations went past the user's solver");
+      BOOST_TEST((map(r.q) - map(eigen.q)).cwiseAbs().maxCoeff() <= 1e-12);
+      BOOST_TEST((map(r.p) - map(eigen.p)).cwiseAbs().maxCoeff() <= 1e-12);
+      GeomintFree(&r.mem);
+      SUNLinSolFree(ls);
+      SUNMatDestroy(a);
+    }
   }
 }
 

@@ -66,17 +66,6 @@ std::map<std::string, std::string> as_map(const std::vector<std::pair<std::strin
   return {entries.begin(), entries.end()};
 }
 
-// A dense SUNLinearSolver whose setup and solve calls are counted (its ops point here).
-long setup_calls = 0, solve_calls = 0;
-int counting_setup(SUNLinearSolver s, SUNMatrix a) {
-  ++setup_calls;
-  return SUNLinSolSetup_Dense(s, a);
-}
-int counting_solve(SUNLinearSolver s, SUNMatrix a, N_Vector x, N_Vector b, sunrealtype tol) {
-  ++solve_calls;
-  return SUNLinSolSolve_Dense(s, a, x, b, tol);
-}
-
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(c_api_stats)

@@ -83,7 +83,7 @@ long memory::stage_system_size() {
   if (!s.uses_linear_solver())
     throw std::invalid_argument(std::string("geomint: ") + find_method(method)->name +
                                 " solves its own small systems and takes no SUNLinearSolver");
-  return geomint::stage_system_size(s.stages(), problem.n, problem.m, problem.separable());
+  return geomint::stage_system_size(s.stages(), problem.n, problem.m, problem.fast_path());
 }
 
 int memory::check_consistency() {
@@ -403,7 +403,7 @@ int GeomintEvolve(void* mem, sunrealtype tout, N_Vector q, N_Vector p, sunrealty
                               ", the stage Newton systems have order " + std::to_string(m.stage_system_size()) +
                               " (GeomintGetLinearSystemSize)");
     geomint::constrained_options options = m.options;
-    m.linear_solver.configure(m.problem.separable(), m.factorization.get());
+    m.linear_solver.configure(m.problem.fast_path(), m.factorization.get());
     options.linear_solver = stepper.uses_linear_solver() ? &m.linear_solver : nullptr;
     stepper.configure(options);
 

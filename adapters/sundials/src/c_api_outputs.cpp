@@ -222,6 +222,9 @@ const char* GeomintGetReturnFlagName(int flag) {
     case GEOMINT_LSETUP_FAIL: return "GEOMINT_LSETUP_FAIL";
     case GEOMINT_LSOLVE_FAIL: return "GEOMINT_LSOLVE_FAIL";
     case GEOMINT_IDA_FAIL: return "GEOMINT_IDA_FAIL";
+    case GEOMINT_BAD_T: return "GEOMINT_BAD_T";
+    case GEOMINT_BAD_K: return "GEOMINT_BAD_K";
+    case GEOMINT_ROOT_RETURN: return "GEOMINT_ROOT_RETURN";
     case GEOMINT_UNRECOGNIZED_ERROR: return "GEOMINT_UNRECOGNIZED_ERROR";
     default: return "GEOMINT_UNKNOWN_FLAG";
   }

@@ -71,6 +71,9 @@ struct c_problem {
   bool separable() const { return mass.size() > 0; }
   bool position_force() const { return force && force_dependence == GEOMINT_FORCE_POSITION; }
   bool general_force() const { return force && force_dependence == GEOMINT_FORCE_GENERAL; }
+  /// The stages take the separable fast path (a SUNLinearSolver factorizes G M^-1 G^T); a
+  /// velocity-dependent force sends a separable H through the general stage solver.
+  bool fast_path() const { return separable() && !general_force(); }
   bool sparse() const { return m > 0 && SUNMatGetID(jacobian_matrix.get()) == SUNMATRIX_SPARSE; }
 };
 

@@ -8,16 +8,19 @@ namespace geomint {
 
 struct constrained_options : step_options {
   /// Optional factorization of the stage Newton systems (null: Eigen's; not owned, not shared
-  /// between steppers). Separable systems hand it S = G M⁻¹ Gᵀ (m × m, sparse when G is), which
-  /// carries both the stage iteration and the momentum projection; other systems hand it the
-  /// stage Jacobian (dense, stage_system_size() square). The rare full-Newton fallback of the
-  /// separable path and the m × m hidden-constraint iteration of general H keep Eigen's LU.
+  /// between steppers). Systems on the separable fast path (separable H, no force or a position
+  /// force) hand it S = G M⁻¹ Gᵀ (m × m, sparse when G is), which carries both the stage
+  /// iteration and the momentum projection; other systems (general H, or a velocity-dependent
+  /// force) hand it the stage Jacobian (dense, stage_system_size() square). The rare full-Newton
+  /// fallback of the separable path and the m × m hidden-constraint iteration of general H keep
+  /// Eigen's LU.
   external_linear_solver* linear_solver = nullptr;
 };
 
-/// Order of the stage Newton matrix that constrained_options::linear_solver receives.
-inline int stage_system_size(int stages, int n, int m, bool separable) {
-  return separable ? m : stages * n + (stages - 1) * (n + m);
+/// Order of the stage Newton matrix that constrained_options::linear_solver receives;
+/// fast_path: the system takes the separable fast path (separable H, no velocity-dependent force).
+inline int stage_system_size(int stages, int n, int m, bool fast_path) {
+  return fast_path ? m : stages * n + (stages - 1) * (n + m);
 }
 
 }  // namespace geomint

@@ -121,7 +121,9 @@ class prk_workspace {
   /// belongs to the previous solver, so the next step starts afresh.
   void use(external_linear_solver* solver) {
     linear_solver_ = solver;
-    if constexpr (traits::separable) gram_.use(solver);
+    // The factorization serves the path the stages take: G M⁻¹ Gᵀ on the separable fast path,
+    // the stage Jacobian on the general one (a separable H with a velocity-dependent force).
+    if constexpr (fast_path) gram_.use(solver);
     else general_.use(solver);
     cont_.forget();
   }

@@ -203,7 +203,8 @@ int GeomintSetMaxStageIters(void* mem, int maxiters);        /* default 50      
 int GeomintSetConsistencyTolerance(void* mem, sunrealtype tol); /* default 1e-10 (scaled)       */
 /* A direct SUNLinearSolver (dense, band or KLU) with its SUNMatrix for the stage Newton
  * systems of the constrained PRK methods (ids 100-105), of order GeomintGetLinearSystemSize:
- * G M^-1 G^T (m x m) for a separable H, the stage Jacobian otherwise. Set method, mass and
+ * G M^-1 G^T (m x m) for a separable H without a velocity-dependent force (GEOMINT_FORCE_GENERAL),
+ * the stage Jacobian otherwise. Set method, mass, force and
  * constraints first: a solver of another order, or one given to a method that takes none, is
  * refused here (GEOMINT_ILL_INPUT; a later change of the problem that alters the order makes
  * GeomintEvolve refuse it). Not owned; NULL restores geomint's Eigen factorizations. */
