@@ -28,6 +28,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "geomint/core/continuation.hpp"
 #include "geomint/core/hermite.hpp"
 #include "geomint/core/properties.hpp"
 #include "geomint/core/state_view.hpp"
@@ -176,6 +177,10 @@ class continuous_extension {
     t1_ = t0 + h;
   }
 
+  /// The system's parameters changed (same object, rebuilt in place): the last step's end
+  /// derivatives are not the next step's start derivatives.
+  void forget_end() { have_end_ = false; }
+
   /// x (k = 0) or ẋ (k = 1) at t ∈ [t0, t0 + h]; project: onto the constraint manifold (k = 0).
   void evaluate(double t, state_type& x, int k, bool project) {
     if (!have_start_) derivatives(t0_, y0_, d0_, a0_);
@@ -255,6 +260,7 @@ class dense_output {
         t_previous_(other.t_previous_), t_current_(other.t_current_), steps_(other.steps_), project_(other.project_) {
     extension_system_ = other.extension_system_;
     extension_type_ = other.extension_type_;
+    extension_key_ = other.extension_key_;
     make_extension_ = other.make_extension_;
   }
   dense_output& operator=(const dense_output& other) {
@@ -299,7 +305,9 @@ class dense_output {
     t_previous_ = t;
     t_current_ = t0_ + static_cast<double>(steps_) * dt_;
     // The extension is built on the first interpolation (steps that are never interpolated
-    // cost nothing more), and again if the system object changes.
+    // cost nothing more), and again if the system object changes. The same object with other
+    // parameters (rebuilt in place: std::optional::emplace) keeps the extension but not the
+    // derivatives it carries from the last step (the continuation rule, core/continuation.hpp).
     if (extension_system_ != &sys || extension_type_ != detail::type_id<system_type>()) {
       extension_.reset();
       extension_system_ = &sys;
@@ -307,7 +315,10 @@ class dense_output {
       make_extension_ = [](const Stepper& stepper, const void* system, const state_type& shape) -> extension_base* {
         return new extension_model<system_type>(stepper, *static_cast<const system_type*>(system), shape);
       };
+    } else if (extension_ && !extension_key_.matches(sys)) {
+      extension_->forget_end();
     }
+    extension_key_.record(sys);
     pending_ = true;
     return {t, current_time()};
   }
@@ -346,6 +357,7 @@ class dense_output {
     virtual ~extension_base() = default;
     virtual void begin_step(const state_type& x0, const state_type& x1, double t0, double h) = 0;
     virtual void evaluate(double t, state_type& x, int k, bool project) = 0;
+    virtual void forget_end() = 0;
   };
   template <class System>
   struct extension_model final : extension_base {
@@ -358,6 +370,9 @@ class dense_output {
     }
     void begin_step(const state_type& x0, const state_type& x1, double t0, double h) override { e.begin_step(x0, x1, t0, h); }
     void evaluate(double t, state_type& x, int k, bool project) override { e.evaluate(t, x, k, project); }
+    void forget_end() override {
+      if constexpr (!lie) e.forget_end();  // the Lie extension carries nothing from step to step
+    }
     type e;
   };
 
@@ -402,6 +417,7 @@ class dense_output {
   std::unique_ptr<extension_base> extension_;
   const void* extension_system_ = nullptr;
   const void* extension_type_ = nullptr;
+  system_fingerprint extension_key_;  ///< the system's value at the last step
   extension_base* (*make_extension_)(const Stepper&, const void*, const state_type&) = nullptr;
 };
 
