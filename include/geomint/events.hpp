@@ -33,6 +33,8 @@
 #include <utility>
 #include <vector>
 
+#include "geomint/core/step_error.hpp"
+
 namespace geomint {
 
 /// Which sign changes of g count: from negative to positive (rising), the converse (falling), or both.
@@ -122,7 +124,7 @@ class event_locator {
   };
 
   static double checked(const event& e, double t, double g) {
-    if (std::isnan(g)) throw std::domain_error("geomint: event '" + e.name + "' returned NaN at t = " + std::to_string(t));
+    if (std::isnan(g)) throw std::domain_error("geomint: event '" + e.name + "' returned NaN at t = " + detail::decimal(t));
     return g;
   }
 

@@ -4,12 +4,15 @@
 #define BOOST_TEST_MODULE core
 #include <boost/test/unit_test.hpp>
 
+#include <array>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <random>
 #include <string>
 
 #include "geomint/core/block_lu.hpp"
+#include "geomint/core/continuation.hpp"
 #include "geomint/core/extrapolation.hpp"
 #include "geomint/core/linear_solvers.hpp"
 #include "geomint/core/newton.hpp"
@@ -338,4 +341,60 @@ BOOST_AUTO_TEST_CASE(sequence_extrapolation_climbs_to_the_degree_the_data_suppor
   rough.record(Eigen::VectorXd::Ones(50));
   BOOST_TEST(rough.size() == 1);
   BOOST_TEST(rough.latest()(0) == 1.0);
+}
+
+// The continuation rule's key (core/continuation.hpp): a system's address and its value — its
+// own bytes, or its parameter_version() where it declares one.
+namespace {
+struct plain_system {
+  double gravity;
+};
+struct versioned_system {  // parameters behind a pointer: only the version shows a change
+  std::unique_ptr<double> gravity;
+  long version;
+  long parameter_version() const { return version; }
+};
+struct large_system {  // beyond the 256 bytes kept verbatim: the rest is hashed
+  std::array<double, 100> c{};
+};
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(system_fingerprints_see_the_parameters_in_the_object_or_its_version) {
+  system_fingerprint key;
+  plain_system a{9.81};
+  key.record(a);
+  BOOST_TEST(key.matches(a));
+  const plain_system twin{9.81};
+  BOOST_TEST(!key.matches(twin), "another object with the same value");
+  a.gravity = 1.62;
+  BOOST_TEST(!key.matches(a), "the same object with another value");
+
+  versioned_system v{std::make_unique<double>(9.81), 0};
+  key.record(v);
+  *v.gravity = 1.62;
+  BOOST_TEST(key.matches(v), "a change behind a pointer is the system's to declare");
+  ++v.version;
+  BOOST_TEST(!key.matches(v));
+
+  large_system l;
+  key.record(l);
+  BOOST_TEST(key.matches(l));
+  l.c[99] = 1;
+  BOOST_TEST(!key.matches(l), "a change in the hashed tail");
+  key.clear();
+  l.c[99] = 0;
+  BOOST_TEST(!key.matches(l), "a cleared key matches nothing");
+}
+
+// Numbers in messages: the shortest decimal that reads back as the same double, so that a failed
+// step can be repeated from its message without 17-digit noise.
+BOOST_AUTO_TEST_CASE(messages_print_the_shortest_exact_decimal) {
+  BOOST_TEST(detail::decimal(0.1) == "0.1");
+  BOOST_TEST(detail::decimal(-2.5e-300) == "-2.5e-300");
+  BOOST_TEST(detail::decimal(0.0) == "0");
+  for (double x : {1.0 / 3, 0.1 + 0.2, 6.02214076e23, std::nextafter(1.0, 2.0)})
+    BOOST_TEST(std::strtod(detail::decimal(x).c_str(), nullptr) == x, detail::decimal(x));
+  const step_error e(failure_reason::max_iterations, 0.30000000000000004, 0.1, 3, 1e-9, "why");
+  BOOST_TEST(std::string(e.what()).find("at t = 0.30000000000000004, dt = 0.1 after 3 iterations") != std::string::npos,
+             e.what());
 }

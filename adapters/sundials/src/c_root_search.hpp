@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "geomint/core/step_error.hpp"
+
 namespace geomint::sundials::detail {
 
 class root_search {
@@ -101,7 +103,7 @@ class root_search {
  private:
   static void check(const std::vector<double>& g, double t) {
     for (double v : g)
-      if (std::isnan(v)) throw std::invalid_argument("geomint: a root function returned NaN at t = " + std::to_string(t));
+      if (std::isnan(v)) throw std::invalid_argument("geomint: a root function returned NaN at t = " + geomint::detail::decimal(t));
   }
 
   std::vector<int> direction_, found_;

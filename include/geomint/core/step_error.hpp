@@ -3,11 +3,25 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <ostream>
 #include <stdexcept>
 #include <string>
 
 namespace geomint {
+
+namespace detail {
+/// x with the fewest significant digits that read back as x (at most 17): "0.1", not
+/// "0.10000000000000001" (%.17g) or "0.100000" (std::to_string); for messages.
+inline std::string decimal(double x) {
+  char text[32];
+  for (int digits = 1; digits <= 17; ++digits) {
+    std::snprintf(text, sizeof text, "%.*g", digits, x);
+    if (std::strtod(text, nullptr) == x) break;
+  }
+  return text;
+}
+}  // namespace detail
 
 /// Why a step failed.
 enum class failure_reason {
@@ -53,14 +67,14 @@ class step_error : public std::runtime_error {
   /// "at t = …, dt = …" names the step; a time that is not finite (a projection outside any
   /// step) or dt = 0 is left out.
   static std::string format(failure_reason reason, double t, double dt, int iterations, double residual,
-                            const std::string& detail) {
-    char where[128] = "";
-    if (std::isfinite(t) && dt != 0) std::snprintf(where, sizeof where, " at t = %.17g, dt = %.17g", t, dt);
-    else if (std::isfinite(t)) std::snprintf(where, sizeof where, " at t = %.17g", t);
-    char head[320];
-    std::snprintf(head, sizeof head, "geomint: step failed (%s)%s after %d iterations, residual %.3e",
-                  to_string(reason), where, iterations, residual);
-    return detail.empty() ? std::string(head) : std::string(head) + ": " + detail;
+                            const std::string& why) {
+    std::string where;  // exact: the step can be repeated from the message
+    if (std::isfinite(t)) where = " at t = " + detail::decimal(t);
+    if (std::isfinite(t) && dt != 0) where += ", dt = " + detail::decimal(dt);
+    char tail[96];
+    std::snprintf(tail, sizeof tail, " after %d iterations, residual %.3e", iterations, residual);
+    const std::string head = std::string("geomint: step failed (") + to_string(reason) + ")" + where + tail;
+    return why.empty() ? head : head + ": " + why;
   }
 
   failure_reason reason_;

@@ -154,9 +154,14 @@ class discrete_gradient_workspace {
         b = m.dpsi_inv_;
         b.noalias() += (-dt / 2) * m.hess_ * m.poisson_;
       }
-      if (!m.lu_.factorize())
+      if (!m.lu_.factorize()) {
+        if (!b.allFinite())
+          throw step_error(failure_reason::non_finite_value, t, dt, 0, 0,
+                           "Lie discrete gradient: Newton's matrix dψ⁻¹ − (h/2) D²H J is not finite (a NaN "
+                           "or Inf in the system's second derivatives)");
         throw step_error(failure_reason::singular_iteration_matrix, t, dt, 0, 0,
                          "Lie discrete gradient: Newton's matrix dψ⁻¹ − (h/2) D²H J is singular");
+      }
       valid = true;
     }
     bool has_jacobian() const { return valid; }

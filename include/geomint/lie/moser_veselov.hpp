@@ -110,7 +110,7 @@ class moser_veselov_workspace {
         if (!(alpha(i) + alpha(j) > 0))
           throw std::invalid_argument("geomint: moser_veselov needs α_i + α_j > 0 (the mass matrix J = diag(α) of "
                                       "McLachlan–Scovel §6.1); got α_" + std::to_string(i) + " + α_" +
-                                      std::to_string(j) + " = " + std::to_string(alpha(i) + alpha(j)));
+                                      std::to_string(j) + " = " + detail::decimal(alpha(i) + alpha(j)));
     if constexpr (heavy_top) {
       // In vectors: hat(ω x) = ω hat(x) ωᵀ for ω ∈ SO(3), and vχᵀ − χvᵀ = hat(χ × v). All
       // increments are summed before they are added to (u, v): one rounding of the O(1) part.

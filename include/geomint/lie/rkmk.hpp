@@ -381,9 +381,14 @@ class rkmk_workspace {
         for (int j = 0; j < S; ++j)
           a.block(i * d, j * d, d, d) = (-dt * m.tableau_.a(i, j)) * m.j0_;
       a.diagonal().array() += 1;
-      if (!m.lu_.factorize())
+      if (!m.lu_.factorize()) {
+        if (!a.allFinite())
+          throw step_error(failure_reason::non_finite_value, t, dt, 0, 0,
+                           "RKMK: the stage iteration matrix 1 − h A ⊗ D²H J is not finite (a NaN or Inf "
+                           "in the system's second derivatives)");
         throw step_error(failure_reason::singular_iteration_matrix, t, dt, 0, 0,
                          "RKMK: the stage iteration matrix 1 − h A ⊗ D²H J is singular");
+      }
       m.jacobian_valid_ = true;
       m.jacobian_dt_ = dt;
     }

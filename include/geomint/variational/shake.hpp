@@ -114,7 +114,7 @@ class shake_workspace {
     if (!(res <= opt.consistency_tolerance))
       throw step_error(failure_reason::inconsistent_initial_state, ctx.t, ctx.dt, 0, res,
                        "a position of the SHAKE state (q_{k−1}, q_k) is off the constraint manifold: scaled "
-                       "residual " + std::to_string(res));
+                       "residual " + detail::decimal(res));
   }
 
   int n_ = -1, m_ = -1;

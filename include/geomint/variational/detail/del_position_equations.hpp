@@ -87,10 +87,14 @@ class del_position_equations {
     if (!jm.allFinite())
       throw step_error(failure_reason::non_finite_value, t_, h_, 0, 0,
                        "the second derivatives of the Lagrangian are not finite");
-    if (!lu_.factorize())
+    if (!lu_.factorize()) {
+      if (m_ == 0)  // no constraints to blame
+        throw step_error(failure_reason::singular_iteration_matrix, t_, h_, 0, 0,
+                         "the discrete Euler–Lagrange Jacobian D₁₂L_d is singular: ∂²L/∂q̇² degenerate");
       throw step_error(failure_reason::singular_constraint_jacobian, t_, h_, 0, 0,
                        "the discrete Euler–Lagrange Jacobian [[D₁₂L_d, G(q0)ᵀ], [G(q1), 0]] is singular: "
                        "dependent constraints, or ∂²L/∂q̇² degenerate on the constraint tangent space");
+    }
     have_jacobian_ = true;
   }
   void solve_in_place(unknowns& d) { lu_.solve_in_place(d); }
