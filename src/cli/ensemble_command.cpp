@@ -33,7 +33,21 @@ int env_int(const char* name, int otherwise) {
 
 mpi_session::mpi_session(int& argc, char**& argv) {
   const bool launched = env("OMPI_COMM_WORLD_SIZE") || env("PMIX_RANK") || env("PMI_RANK");
-  if (!launched) return;
+  if (!launched) {
+    // srun starting several tasks without an MPI process-management interface (no --mpi=pmix,
+    // and no PMI plugin configured): each task would think it is alone and run, and write, the
+    // whole ensemble.
+    const int tasks = env_int("SLURM_STEP_NUM_TASKS", 1);
+    if (tasks > 1) {
+      rank_ = env_int("SLURM_PROCID", 0);
+      size_ = tasks;
+      problem_ = "started by srun as task " + std::to_string(rank_) + " of " + std::to_string(tasks) +
+                 " without an MPI process-management interface (no PMIx or PMI variables), so every task "
+                 "would run the whole ensemble; launch it with srun --mpi=pmix (or mpirun), or as one task "
+                 "with --threads K";
+    }
+    return;
+  }
 #ifdef GEOMINT_WITH_MPI
   int provided = MPI_THREAD_SINGLE;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);

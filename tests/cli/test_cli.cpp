@@ -465,7 +465,7 @@ BOOST_AUTO_TEST_CASE(lie_poisson_runs_report_casimirs) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Signals, references, options, outputs (issue 12, item 3).
+// Signals, references, options, outputs.
 
 namespace {
 /// Runs `geomint <args>` like geomint(), and signals it once it has reached a given phase: when
@@ -920,6 +920,23 @@ BOOST_AUTO_TEST_CASE(ensemble_csvs_are_identical_for_1_2_and_4_threads) {
   const result other = geomint(pendulum_ensemble + " --threads 2 --seed 6", "ensemble_seed6");
   BOOST_TEST_REQUIRE(other.code == 0, other.err);
   BOOST_TEST(read_ensemble(path("ensemble_seed6", file)).cell(0, "x1") != c.cell(0, "x1"));
+}
+
+// srun starting several tasks without PMIx or PMI: each task would take itself for the only one
+// and run, and write, the whole ensemble. Every task refuses; the first says how to launch it.
+BOOST_AUTO_TEST_CASE(srun_tasks_without_an_mpi_interface_are_refused) {
+  for (int task : {0, 1}) {
+    const std::string dir = "ensemble_srun" + std::to_string(task);
+    const result r = geomint(pendulum_ensemble, dir, "env SLURM_STEP_NUM_TASKS=2 SLURM_PROCID=" + std::to_string(task));
+    BOOST_TEST(r.code == 1);
+    if (task == 0) {
+      BOOST_TEST(contains(r.err, "task 0 of 2"), r.err);
+      BOOST_TEST(contains(r.err, "srun --mpi=pmix"), r.err);
+    } else {
+      BOOST_TEST(r.err.empty(), r.err);
+    }
+    BOOST_TEST(!non_empty_file(path(dir, "o/double-spherical-pendulum_ensemble.csv")));
+  }
 }
 
 #ifdef GEOMINT_CLI_MPIEXEC
