@@ -57,6 +57,7 @@ void check_constrained_methods(const System& sys, const State& start) {
   check_every_step_size<rattle<State>>(sys, start);
   check_every_step_size<lobatto_iiia_iiib<3, State>>(sys, start);
   check_every_step_size<lobatto_iiia_iiib<4, State>>(sys, start);
+  check_every_step_size<lobatto_iiia_iiib<5, State>>(sys, start);
   check_every_step_size<composition<rattle<State>, yoshida4>>(sys, start);
   if constexpr (!system_traits<System>::has_force) {
     check_every_step_size<reich_constrained<State>>(sys, start);

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include <Eigen/Geometry>
+
 #include "c_problems.hpp"
 #include "geomint/diagnostics/observed_order.hpp"
 
@@ -244,6 +246,91 @@ BOOST_AUTO_TEST_CASE(lie_roots_lie_on_the_orbit_and_converge) {
   BOOST_TEST_REQUIRE(GeomintLieGetDky(mem, t, 0, d) == GEOMINT_SUCCESS);
   BOOST_TEST((map(d) - map(y)).cwiseAbs().maxCoeff() <= 1e-14);
   BOOST_TEST(GeomintLieGetDky(mem, 0.1, 0, d) == GEOMINT_BAD_T);
+  GeomintLieFree(&mem);
+}
+
+namespace {
+// g0 = y2 (crossing), g1 = t − 0.5 (a root at a grid point and tout), g2 = t (a root at the
+// initial time, not to be reported).
+int rb_time_and_plane_roots(sunrealtype t, N_Vector y, sunrealtype* g, void*) {
+  g[0] = NV_Ith_S(y, 1);
+  g[1] = t - 0.5;
+  g[2] = t;
+  return 0;
+}
+
+/// The rigid body over [0, 20] with GeomintLieSetRootDirection(direction) (null: both).
+std::vector<root_report> rb_roots_with(const int* direction) {
+  sun s;
+  void* mem = GeomintLieCreate(s.ctx(), GEOMINT_LIE_RKMK_RK4_EXP_4_4, GEOMINT_ALGEBRA_SO3);
+  N_Vector y = s.vector(rb_root_initial());
+  BOOST_TEST_REQUIRE((mem && !GeomintLieInit(mem, rigid_body_gradient, nullptr, 0.0, y) && !GeomintLieSetFixedStep(mem, 0.05)));
+  BOOST_TEST_REQUIRE(GeomintLieRootInit(mem, 3, rb_time_and_plane_roots) == GEOMINT_SUCCESS);
+  if (direction) BOOST_TEST_REQUIRE(GeomintLieSetRootDirection(mem, direction) == GEOMINT_SUCCESS);
+  std::vector<root_report> out;
+  for (;;) {
+    sunrealtype t = 0;
+    const int flag = GeomintLieEvolve(mem, 20.0, y, &t, GEOMINT_NORMAL);
+    if (flag == GEOMINT_SUCCESS) break;
+    BOOST_TEST_REQUIRE(flag == GEOMINT_ROOT_RETURN, last_error(mem));
+    root_report r{t, std::vector<int>(3)};
+    BOOST_TEST_REQUIRE(GeomintLieGetRootInfo(mem, r.found.data()) == GEOMINT_SUCCESS);
+    out.push_back(r);
+  }
+  GeomintLieFree(&mem);
+  return out;
+}
+}  // namespace
+
+// The Lie lifecycle mirrors IDA's root finding as the constrained one does: a root at a grid
+// point reported once (t = 0.5), none at the initial time, the direction of each crossing in
+// GeomintLieGetRootInfo, and GeomintLieSetRootDirection keeping only the crossings asked for.
+BOOST_AUTO_TEST_CASE(lie_roots_direction_filtering_and_root_info) {
+  const std::vector<root_report> both = rb_roots_with(nullptr);
+  int at_half = 0;
+  std::vector<double> crossings;
+  for (const root_report& r : both) {
+    BOOST_TEST(r.found[2] == 0, "a root of g2 = t at t = " << r.t);
+    if (r.found[1] != 0) {
+      ++at_half;
+      BOOST_TEST(r.t == 0.5);
+      BOOST_TEST(r.found[1] == 1);  // t − 0.5 rises
+    }
+    if (r.found[0] != 0) crossings.push_back(r.t);
+  }
+  BOOST_TEST(at_half == 1);
+  BOOST_TEST_REQUIRE(crossings.size() >= 2u);
+
+  const int rising[3] = {1, 0, 0}, falling[3] = {-1, 0, 0};
+  std::vector<double> merged;
+  for (const int* direction : {rising, falling}) {
+    for (const root_report& r : rb_roots_with(direction)) {
+      if (r.found[0] == 0) continue;
+      BOOST_TEST(r.found[0] == direction[0], "a crossing against the direction asked for at t = " << r.t);
+      merged.push_back(r.t);
+    }
+  }
+  std::sort(merged.begin(), merged.end());
+  BOOST_TEST(merged == crossings, boost::test_tools::per_element());
+}
+
+// GeomintLieGetDky: k = 1 at the end of the last step is the vector field ẏ = y × I⁻¹y there
+// (the interpolant's end slope is dexp⁻¹ ∇H(y₁) by construction; its derivative is taken by a
+// central difference of 1e-5 in the step fraction: error ~1e-10 h² |y⃛|), and k = 2 is BAD_K.
+BOOST_AUTO_TEST_CASE(lie_dense_output_derivative_and_its_flags) {
+  sun s;
+  void* mem = GeomintLieCreate(s.ctx(), GEOMINT_LIE_RKMK_RK4_EXP_4_4, GEOMINT_ALGEBRA_SO3);
+  N_Vector y = s.vector(rb_root_initial()), d = s.vector(VectorXd::Zero(3)), w = s.vector(VectorXd::Zero(3));
+  BOOST_TEST_REQUIRE((mem && !GeomintLieInit(mem, rigid_body_gradient, nullptr, 0.0, y) && !GeomintLieSetFixedStep(mem, 0.1)));
+  sunrealtype t = 0;
+  BOOST_TEST_REQUIRE(GeomintLieEvolve(mem, 0.3, y, &t, GEOMINT_NORMAL) == GEOMINT_SUCCESS);
+  BOOST_TEST_REQUIRE(GeomintLieGetDky(mem, t, 1, d) == GEOMINT_SUCCESS, last_error(mem));
+  rigid_body_gradient(t, y, w, nullptr);
+  const Eigen::Vector3d field = Eigen::Vector3d(map(y)).cross(Eigen::Vector3d(map(w)));
+  BOOST_TEST((map(d) - field).cwiseAbs().maxCoeff() <= 1e-8 * field.cwiseAbs().maxCoeff(), "ẏ " << map(d).transpose()
+                                                                                                    << " vs " << field.transpose());
+  BOOST_TEST(GeomintLieGetDky(mem, 0.25, 2, d) == GEOMINT_BAD_K);
+  BOOST_TEST(GeomintLieGetDky(mem, 0.25, -1, d) == GEOMINT_BAD_K);
   GeomintLieFree(&mem);
 }
 

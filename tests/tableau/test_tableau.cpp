@@ -132,6 +132,14 @@ BOOST_AUTO_TEST_CASE(constrained_prk_rejects_tableaux_violating_jays_conditions)
   t = rattle_tableau();
   t.ap(0, 1) = 0.2;  // a_is ≠ 0
   BOOST_TEST(rejection(t).find("last column of the momentum tableau") != std::string::npos, rejection(t));
+  // A tableau satisfying (2.10) but not the symplecticity condition (2.11) runs and says so.
+  partitioned_tableau<2> plain = rattle_tableau();
+  plain.ap(1, 0) = 1.0;  // b_1 â_12 + b_2 a_21 − b_1 b_2 = 1/4
+  BOOST_TEST(rejection(plain).empty());
+  BOOST_TEST((!constrained_prk<2, state>(plain).symplectic()));
+  BOOST_TEST((constrained_prk<2, state>(rattle_tableau()).symplectic()));
+  BOOST_TEST((constrained_prk<3, state>(lobatto_iiia_iiib_tableau<3>()).symplectic()));
+  BOOST_TEST((!is_symplectic_v<constrained_prk<2, state>>));  // unknown until the tableau is seen
   partitioned_tableau<3> singular = lobatto_iiia_iiib_tableau<3>();
   singular.ap.col(0).setZero();  // the coupling matrix (Σ_k â_ik a_kj) loses its first column
   try {

@@ -47,9 +47,10 @@ class constrained_prk : public stepper_base<constrained_prk<S, State>, State, co
   using base = stepper_base<constrained_prk<S, State>, State, constrained_options>;
 
  public:
-  /// Symplectic if the tableau satisfies (2.11); its order and symmetry come with the tableau
-  /// (order() reads it; declared_symmetric<constrained_prk<S>> declares a symmetric one).
-  using properties = method_properties<0, false, true, conserves_constraints | conserves_linear_momentum_maps>;
+  /// A tableau given at run time: the type claims neither an order nor symmetry nor
+  /// symplecticity (order() and symplectic() read the tableau; declared_symmetric<constrained_prk<S>>
+  /// declares a symmetric one). The named methods (rattle, lobatto_iiia_iiib, ...) declare theirs.
+  using properties = method_properties<0, false, false, conserves_constraints | conserves_linear_momentum_maps>;
   template <class System>
   using workspace = detail::prk_workspace<System, S>;
 
@@ -59,6 +60,9 @@ class constrained_prk : public stepper_base<constrained_prk<S, State>, State, co
   }
 
   typename base::order_type order() const { return static_cast<typename base::order_type>(tableau_.order); }
+  /// The tableau satisfies the symplecticity condition (2.11) (to 64 ε): the flow map on the
+  /// constraint manifold is symplectic.
+  bool symplectic() const { return check_prk_conditions(tableau_).symplectic(64 * std::numeric_limits<double>::epsilon()); }
   const partitioned_tableau<S>& tableau() const { return tableau_; }
 
   template <class System>
