@@ -1,4 +1,4 @@
-// Non-conservative forces with a closed-form solution (issue 14, items 1–2): a particle of unit
+// Non-conservative forces with a closed-form solution: a particle of unit
 // mass on the unit circle g(q) = (|q|² − 1)/2, V = 0, pushed along the circle by a tangential
 // force a(t)·(−q₂, q₁), optionally damped by −c p. In the angle θ (q = (cos θ, sin θ),
 // p = θ̇ (−sin θ, cos θ)) the motion is the scalar ODE θ̈ = a(t) − c θ̇, solved exactly below.

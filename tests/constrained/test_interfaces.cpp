@@ -1,5 +1,5 @@
 // The constrained steppers as Boost.Odeint steppers, their state types, their errors, the
-// projection helper, non-conservative forces and the no-allocation guarantee (issue 2, §4, §6).
+// projection helper, non-conservative forces and the no-allocation guarantee.
 #include <boost/numeric/odeint.hpp>
 #include <boost/test/unit_test.hpp>
 
