@@ -14,7 +14,9 @@
 //     coadjoint action y(θ) = Ad*_{exp(−σ(θ))} y₀ — interpolated states stay on the coadjoint
 //     orbit (lie/lie_continuous_extension.hpp);
 //   * other systems (Riemannian, Lagrangian): cubic Hermite with the derivative of the
-//     stepper's own flow at the grid states, by central differences of two tiny steps.
+//     stepper's own flow at the grid states, by central differences of two tiny steps;
+//   * a stepper that names its own (Stepper::continuous_extension<System>) uses it: SHAKE, whose
+//     state (q_{k−1}, q_k) is not a point of phase space (variational/shake.hpp).
 // Derivatives are computed only for steps that are interpolated, and the end derivative is
 // reused as the next step's start derivative.
 #pragma once
@@ -64,6 +66,17 @@ void unflatten(const Eigen::VectorXd& y, std::pair<Q, P>& x) {
 }
 template <class X>
 void unflatten(const Eigen::VectorXd& y, X& x) { view(x) = y; }
+
+/// The stepper's own continuous extension for System, if it names one (a stepper whose state is
+/// not a point of phase space, as SHAKE's two configurations); void otherwise.
+template <class Stepper, class System, class = void>
+struct own_extension {
+  using type = void;
+};
+template <class Stepper, class System>
+struct own_extension<Stepper, System, std::void_t<typename Stepper::template continuous_extension<System>>> {
+  using type = typename Stepper::template continuous_extension<System>;
+};
 
 /// A Lie–Poisson system (lie_poisson_system.hpp).
 template <class S, class = void>
@@ -315,10 +328,11 @@ class dense_output {
       make_extension_ = [](const Stepper& stepper, const void* system, const state_type& shape) -> extension_base* {
         return new extension_model<system_type>(stepper, *static_cast<const system_type*>(system), shape);
       };
-    } else if (extension_ && !extension_key_.matches(sys)) {
-      extension_->forget_end();
+      extension_key_.record(sys);
+    } else if (!extension_key_.matches(sys)) {
+      if (extension_) extension_->forget_end();
+      extension_key_.record(sys);
     }
-    extension_key_.record(sys);
     pending_ = true;
     return {t, current_time()};
   }
@@ -361,17 +375,20 @@ class dense_output {
   };
   template <class System>
   struct extension_model final : extension_base {
+    using own_type = typename detail::own_extension<Stepper, System>::type;
+    static constexpr bool own = !std::is_void_v<own_type>;
     static constexpr bool lie = detail::is_lie_poisson<System>::value;
-    using type = std::conditional_t<lie, lie_continuous_extension<System>, continuous_extension<Stepper, System>>;
+    using type = std::conditional_t<
+        own, own_type, std::conditional_t<lie, lie_continuous_extension<System>, continuous_extension<Stepper, System>>>;
     extension_model(const Stepper& stepper, const System& sys, const state_type& shape) : e(make(stepper, sys, shape)) {}
     static type make(const Stepper& stepper, const System& sys, const state_type& shape) {
-      if constexpr (lie) return type(sys);
+      if constexpr (own || lie) return type(sys);
       else return type(stepper, sys, shape);
     }
     void begin_step(const state_type& x0, const state_type& x1, double t0, double h) override { e.begin_step(x0, x1, t0, h); }
     void evaluate(double t, state_type& x, int k, bool project) override { e.evaluate(t, x, k, project); }
     void forget_end() override {
-      if constexpr (!lie) e.forget_end();  // the Lie extension carries nothing from step to step
+      if constexpr (own || !lie) e.forget_end();  // the Lie extension carries nothing from step to step
     }
     type e;
   };

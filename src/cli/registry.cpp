@@ -156,8 +156,8 @@ const section_definition* checked_section(const problem_descriptor& problem, con
   for (const method_descriptor* m : methods)
     if (!m->properties.continuous_extension)
       throw usage_error("--section: " + m->properties.alias +
-                        " has no continuous extension, on which section crossings are located (every method but "
-                        "SHAKE has one); drop --section or that method");
+                        " has no continuous extension in the command, on which section crossings are located "
+                        "(every other method has one); drop --section or that method");
   return &section;
 }
 

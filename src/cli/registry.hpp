@@ -132,7 +132,7 @@ struct method_properties {
   int order = 0;
   bool symplectic = false, symmetric = false;
   bool conserves_energy = false, conserves_momentum = false, conserves_casimirs = false;
-  bool continuous_extension = true;  ///< runner::interpolate works (sections need it); SHAKE has none
+  bool continuous_extension = true;  ///< runner::interpolate works (sections need it); not SHAKE's runner
   std::string note;                  ///< what else it conserves, or a caveat
 };
 

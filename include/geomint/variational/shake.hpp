@@ -19,6 +19,7 @@
 #include <utility>
 
 #include "geomint/core/continuation.hpp"
+#include "geomint/core/hermite.hpp"
 #include "geomint/core/newton.hpp"
 #include "geomint/core/stepper_base.hpp"
 #include "geomint/system/consistency.hpp"
@@ -127,6 +128,64 @@ class shake_workspace {
   typename equations::unknowns z_, z0_, r_;
 };
 
+/// SHAKE's continuous extension (dense_output<shake<State>>). The state at t ∈ [t_k, t_{k+1}] is
+/// (q(t − h), q(t)): each component a cubic Hermite interpolant between two grid positions with
+/// the trajectory's velocities M⁻¹p at both ends. The momenta are the discrete Legendre
+/// transforms of a pair (Marsden–West 2001, (1.5.6)), projected onto G(q) M⁻¹p = 0: at the later
+/// point p_k = D₂L_d(q_{k−1}, q_k), at the earlier one −D₁L_d(q_{k−1}, q_k), which for the
+/// midpoint Lagrangian is D₂L_d(q_k, q_{k−1}) with step −h. The velocities are second-order
+/// accurate: local interpolation error O(h³), SHAKE's own local error.
+template <class System, class State>
+class shake_extension {
+  static constexpr int N = system_traits<System>::n;
+  using vec = vector<N>;
+
+ public:
+  explicit shake_extension(const System& sys) : sys_(&sys), lagrangian_(sys) {}
+
+  /// The step from x0 = (q_{k−1}, q_k) at t0 to x1 = (q_k, q_{k+1}).
+  void begin_step(const State& x0, const State& x1, double t0, double h) {
+    q0_ = view(x0.first);
+    q1_ = view(x0.second);
+    q2_ = view(x1.second);
+    t0_ = t0;
+    h_ = h;
+    ready_ = false;
+  }
+  void forget_end() {}  // nothing is carried from one step to the next
+
+  /// x (k = 0) or ẋ (k = 1) at t ∈ [t0, t0 + h]; `project` does not apply (positions only, each
+  /// on the constraint manifold to the interpolation error).
+  void evaluate(double t, State& x, int k, bool /*project*/) {
+    if (!ready_) {
+      velocity(q1_, q0_, -h_, v0_);  // at q_{k−1}
+      velocity(q0_, q1_, h_, v1_);   // at q_k
+      velocity(q1_, q2_, h_, v2_);   // at q_{k+1}
+      ready_ = true;
+    }
+    const hermite_weights w = cubic_hermite((t - t0_) / h_);
+    const auto& c = k == 0 ? w.value : w.slope;
+    const double scale = k == 0 ? 1 : 1 / h_;
+    view(x.first) = scale * (c[0] * q0_ + (c[1] * h_) * v0_ + (c[4] * h_) * v1_ + c[5] * q1_);
+    view(x.second) = scale * (c[0] * q1_ + (c[1] * h_) * v1_ + (c[4] * h_) * v2_ + c[5] * q2_);
+  }
+
+ private:
+  /// M⁻¹ D₂L_d(a, b; h), projected: the velocity at b.
+  void velocity(const vec& a, const vec& b, double h, vec& v) {
+    legendre_(lagrangian_, a, b, h, p_);
+    v.resize(p_.size());
+    sys_->mass().apply_inverse(p_, v);
+  }
+
+  const System* sys_;
+  lagrangian_view<System> lagrangian_;
+  discrete_legendre_transform<midpoint_discrete_lagrangian, lagrangian_view<System>> legendre_;
+  vec q0_, q1_, q2_, v0_, v1_, v2_, p_;
+  double t0_ = 0, h_ = 0;
+  bool ready_ = false;
+};
+
 }  // namespace detail
 
 /// SHAKE as an odeint stepper on x = (q_{k−1}, q_k). State = std::pair<Q, Q>.
@@ -137,6 +196,9 @@ class shake : public stepper_base<shake<State>, State, variational_options> {
   static constexpr bool two_step_state = true;  // not composable (core/properties.hpp)
   template <class System>
   using workspace = detail::shake_workspace<System>;
+  /// dense_output's extension for this two-step state: (q(t − h), q(t)).
+  template <class System>
+  using continuous_extension = detail::shake_extension<System, State>;
 
   using stepper_base<shake<State>, State, variational_options>::stepper_base;
 
