@@ -174,8 +174,7 @@ class shake_extension {
   /// M⁻¹ D₂L_d(a, b; h), projected: the velocity at b.
   void velocity(const vec& a, const vec& b, double h, vec& v) {
     legendre_(lagrangian_, a, b, h, p_);
-    v.resize(p_.size());
-    sys_->mass().apply_inverse(p_, v);
+    sys_->mass().apply_inverse(p_, v);  // sizes v (an assignment)
   }
 
   const System* sys_;
