@@ -23,6 +23,7 @@
 
 #include "cli/driver.hpp"
 #include "cli/ensemble_command.hpp"
+#include "cli/method_list.hpp"
 #include "cli/output.hpp"
 #include "cli/plots.hpp"
 #include "cli/registry.hpp"
@@ -352,13 +353,17 @@ int list_command() {
   std::stable_sort(sorted.begin(), sorted.end(), [](const method_descriptor* a, const method_descriptor* b) {
     const auto& x = a->properties;
     const auto& y = b->properties;
-    return std::tie(x.family, x.order, x.id) < std::tie(y.family, y.order, y.id);
+    return std::make_tuple(x.family(), x.properties().order(), x.id()) <
+           std::make_tuple(y.family(), y.properties().order(), y.id());
   });
   for (const method_descriptor* m : sorted) {
-    const auto& p = m->properties;
-    std::printf("  %-24s %-38s %5d %10s %9s %6s %8s %8s  %s\n", p.alias.c_str(), p.id.c_str(), p.order,
-                yes_no(p.symplectic).c_str(), yes_no(p.symmetric).c_str(), yes_no(p.conserves_energy).c_str(),
-                yes_no(p.conserves_momentum).c_str(), yes_no(p.conserves_casimirs).c_str(), p.note.c_str());
+    const auto& p = m->properties.properties();
+    const unsigned c = p.conserves();
+    std::printf("  %-24s %-38s %5d %10s %9s %6s %8s %8s  %s\n", m->properties.alias.c_str(), m->properties.id().c_str(),
+                p.order(), yes_no(p.symplectic()).c_str(), yes_no(p.symmetric()).c_str(),
+                yes_no(c & geomint::conserves_energy).c_str(),
+                yes_no(c & (geomint::conserves_linear_momentum_maps | geomint::conserves_momentum_maps)).c_str(),
+                yes_no(c & geomint::conserves_casimirs).c_str(), m->properties.note().c_str());
   }
   std::printf("\nReferences (geomint compare; adaptive, rtol = atol):\n");
   for (const auto& r : references()) std::printf("  %-24s %s\n", r.id.c_str(), r.description.c_str());
@@ -378,14 +383,15 @@ int list_markdown() {
       if (c & bit) s += (s.empty() ? "" : ", ") + std::string(name);
     return s.empty() ? std::string("—") : s;
   };
-  std::printf("| id | alias | method | C++ type | order | stages | symmetric | symplectic | conserves | C id | applies to |\n");
-  std::printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
+  std::printf("| id | alias | method | C++ type | order | stages | symmetric | symplectic | conserves | applies to |\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|---|\n");
   for (const method_entry& e : method_catalogue) {
-    const std::string c_id = e.c_id ? std::to_string(e.c_id) : "—";
-    std::printf("| `%.*s` | `%.*s` | %.*s | `%.*s` | %d | %d | %s | %s | %s | %s | %.*s |\n", int(e.id.size()), e.id.data(),
-                int(e.alias.size()), e.alias.data(), int(e.name.size()), e.name.data(), int(e.type.size()), e.type.data(),
-                e.order, e.stages, e.symmetric ? "yes" : "no", e.symplectic ? "yes" : "no", conserved(e.conserves).c_str(),
-                c_id.c_str(), int(e.applies_to.size()), e.applies_to.data());
+    const std::string alias = alias_of(e.id);
+    const method_properties& p = e.properties;
+    std::printf("| `%.*s` | `%s` | %.*s | `%.*s` | %d | %d | %s | %s | %s | %.*s |\n", int(e.id.size()), e.id.data(),
+                alias.c_str(), int(e.name.size()), e.name.data(), int(e.type.size()), e.type.data(), p.order(), e.stages,
+                p.symmetric() ? "yes" : "no", p.symplectic() ? "yes" : "no", conserved(p.conserves()).c_str(),
+                int(e.applies_to.size()), e.applies_to.data());
   }
   return exit_ok;
 }
@@ -398,7 +404,7 @@ struct section_output {
         definition(find_section(d, a.section)),
         csv(a.out + "/" + a.problem + "_" + m.properties.alias + "_section.csv") {
     csv_preamble{version_line, a.problem, values.all()}.write(
-        csv, {{"method", m.properties.id + " (" + m.properties.alias + ")"},
+        csv, {{"method", m.properties.id() + " (" + m.properties.alias + ")"},
               {"section", definition.name + ": " + definition.definition}});
     csv.header({"t", definition.x_name, definition.y_name});
     recorder.definition = &definition;
@@ -448,13 +454,13 @@ int run_command(const arguments& a) {
   make_directory(a.out);
   csv_file csv(a.out + "/" + a.problem + "_" + m.properties.alias + ".csv");
   csv_preamble{version_line, a.problem, values.all()}.write(
-      csv, {{"method", m.properties.id + " (" + m.properties.alias + ")"},
+      csv, {{"method", m.properties.id() + " (" + m.properties.alias + ")"},
             {"dt", exact_number(a.dt)},
             {"t_end", exact_number(plan.t_end)},
             {"steps", std::to_string(plan.steps)},
             {"every", std::to_string(plan.every)}});
   std::printf("%s, %s (%s), dt = %g, t-end = %g, every %ld steps -> %s\n", a.problem.c_str(),
-              m.properties.alias.c_str(), m.properties.id.c_str(), a.dt, plan.t_end, plan.every, csv.path().c_str());
+              m.properties.alias.c_str(), m.properties.id().c_str(), a.dt, plan.t_end, plan.every, csv.path().c_str());
   std::unique_ptr<section_output> section;
   if (!a.section.empty()) section = std::make_unique<section_output>(a, d, values, m);
   print_table_header();
@@ -561,7 +567,7 @@ int compare_command(const arguments& a) {
   for (const method_descriptor* m : ms) {
     if (interrupted) break;
     csv_file csv(prefix + "_series_" + m->properties.alias + ".csv");
-    preamble.write(csv, {{"method", m->properties.id + " (" + m->properties.alias + ")"},
+    preamble.write(csv, {{"method", m->properties.id() + " (" + m->properties.alias + ")"},
                          {"dt", exact_number(dt)},
                          t_end_field});
     if (!a.section.empty()) sections.push_back(std::make_unique<section_output>(a, d, values, *m));

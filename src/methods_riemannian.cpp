@@ -25,7 +25,7 @@ runner_factory leapfrog_on_space(SpaceOf space_of) {
 
 const registration methods_riemannian([] {
   using namespace geomint::problems;
-  const method_properties leapfrog =
+  const method_info leapfrog =
       catalogued<riemannian_leapfrog<particle_on_ellipsoid::state_type>>("riemannian_leapfrog_2_1");
   add_method(leapfrog, "particle-on-ellipsoid",
              leapfrog_on_space<particle_on_ellipsoid>([](const particle_on_ellipsoid& s) { return s.space(); }));
@@ -40,7 +40,7 @@ const registration methods_riemannian([] {
     return std::make_unique<stepper_runner<heavy_top_so3, riemannian_leapfrog<state>>>(problem.system(), problem.start());
   });
 
-  const method_properties rattle_p = catalogued<rattle<particle_on_ellipsoid::state_type>>("constrained_rattle_2_2");
+  const method_info rattle_p = catalogued<rattle<particle_on_ellipsoid::state_type>>("constrained_rattle_2_2");
   add_method(rattle_p, "particle-on-ellipsoid", runner_for<rattle<particle_on_ellipsoid::state_type>, particle_on_ellipsoid>());
   add_method(rattle_p, "double-spherical-pendulum-s2",
              runner_for<rattle<double_spherical_pendulum_s2::state_type>, double_spherical_pendulum_s2>());

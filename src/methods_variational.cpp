@@ -63,9 +63,7 @@ const registration methods_variational([] {
     using state = typename system::state_type;
     add_method(catalogued<variational_midpoint<state>>("variational_midpoint_2_1"), name, del_runner<variational_midpoint<state>, system>());
     add_method(catalogued<variational_first_order<state>>("variational_first_order_1_1"), name, del_runner<variational_first_order<state>, system>());
-    method_properties shake_properties = catalogued<shake<state>>("variational_shake_2_1");
-    shake_properties.continuous_extension = false;  // shake_runner keeps the position pair and interpolates nothing
-    add_method(shake_properties, name, [](const problem_instance& p) -> std::unique_ptr<runner> {
+    add_method(catalogued<shake<state>>("variational_shake_2_1"), name, [](const problem_instance& p) -> std::unique_ptr<runner> {
       const auto& problem = as_problem<system>(p);
       return std::make_unique<shake_runner<system>>(problem.system(), problem.start());
     });

@@ -246,7 +246,7 @@ void compare(const char* name, const System& sys, const typename System::state_t
   using A = typename System::algebra_type;
   using vec = typename A::vector_type;
   using ostate = typename odeint_state<A::dimension>::type;
-  const A& alg = lie_detail::algebra_of(sys);
+  const A& alg = geomint::detail::algebra_of(sys);
   const int d = alg.dim();
   const auto c0 = alg.casimirs(y0);
   const auto scale = alg.casimir_scales(y0);

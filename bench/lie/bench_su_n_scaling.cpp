@@ -97,7 +97,7 @@ row measure(int reps) {
     else if (v == 1) gl2_accelerated.do_step(sys, y, 0.0, h);
     else isos[v - 2].do_step(sys, y, 0.0, h);
   };
-  auto stats = [&](int v) -> const step_statistics& {
+  auto stats = [&](int v) -> const solver_statistics& {
     return v == 0 ? gl2_plain.statistics() : v == 1 ? gl2_accelerated.statistics() : isos[v - 2].statistics();
   };
 
@@ -105,7 +105,7 @@ row measure(int reps) {
   std::vector<vec> first(variant_count, y0);
   for (int v = 0; v < variant_count; ++v) do_step(v, first[v]);
   // Then warm_up untimed steps, so that the timed ones start from guesses extrapolated through
-  // the previous steps as in a long run (core/extrapolation.hpp climbs one degree per step).
+  // the previous steps as in a long run (solvers/extrapolation.hpp climbs one degree per step).
   std::vector<vec> y = first;
   for (int v = 0; v < variant_count; ++v)
     for (int k = 0; k < warm_up; ++k) do_step(v, y[v]);

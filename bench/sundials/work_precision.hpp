@@ -120,7 +120,7 @@ outcome run_geomint_dense(const System& sys, const State& x0, double dt, const g
       return {};
     }
     const double cpu = cpu_now() - start;
-    const geomint::step_statistics& stats = stepper.stepper().statistics();
+    const auto& stats = stepper.stepper().statistics();
     const long steps = long(stats.steps);
     if (r == 0 || cpu < best.cpu)
       best = {true, e.energy, e.constraint, cpu, steps, double(stats.newton.iterations) / steps,

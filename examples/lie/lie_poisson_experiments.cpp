@@ -38,7 +38,7 @@ struct errors {
 template <class Stepper, class System>
 errors run(Stepper stepper, const System& sys, typename System::state_type y, double t_end, double h,
            double (*third)(const typename System::state_type&) = nullptr) {
-  const auto& a = lie_detail::algebra_of(sys);
+  const auto& a = geomint::detail::algebra_of(sys);
   const auto c0 = a.casimirs(y);
   const auto scale = a.casimir_scales(y);
   const double h0 = sys.hamiltonian(y), i0 = third ? third(y) : 0;

@@ -7,7 +7,14 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "geomint/geomint.hpp"
+#include "geomint/constrained/constrained_symplectic_euler.hpp"
+#include "geomint/constrained/lobatto_iiia_iiib.hpp"
+#include "geomint/constrained/project_to_manifold.hpp"
+#include "geomint/constrained/rattle.hpp"
+#include "geomint/system/consistency.hpp"
+#include "geomint/system/forced_system.hpp"
+#include "geomint/system/separable_system.hpp"
+#include "geomint/tableau/collocation.hpp"
 #include "geomint/odeint_support/index1_ode.hpp"
 #include "geomint/odeint_support/invariant_monitor.hpp"
 #include "geomint/problems/double_spherical_pendulum.hpp"

@@ -296,11 +296,11 @@ int ensemble_command(const ensemble_request& q, const mpi_session& mpi) {
   if (writer) {
     std::printf("%s: %llu trajectories, %s (%s), dt = %g, t-end = %g (%ld steps, observed every %ld); %s -> %s\n",
                 q.problem.c_str(), static_cast<unsigned long long>(q.samples), m.properties.alias.c_str(),
-                m.properties.id.c_str(), q.plan.dt, q.plan.t_end, q.plan.steps, q.plan.every, execution_text.c_str(),
+                m.properties.id().c_str(), q.plan.dt, q.plan.t_end, q.plan.steps, q.plan.every, execution_text.c_str(),
                 csv->path().c_str());
     std::fflush(stdout);
     csv_preamble{q.version, q.problem, q.parameters}.write(
-        *csv, {{"method", m.properties.id + " (" + m.properties.alias + ")"},
+        *csv, {{"method", m.properties.id() + " (" + m.properties.alias + ")"},
                {"dt", exact_number(q.plan.dt)},
                {"t_end", exact_number(q.plan.t_end)},
                {"steps", std::to_string(q.plan.steps)},

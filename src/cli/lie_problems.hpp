@@ -32,14 +32,14 @@ class lie_poisson_problem final : public problem_instance {
   }
   std::vector<invariant> invariants() const override {
     std::vector<invariant> inv{{"energy", invariant_kind::energy}};
-    const auto c = lie_detail::algebra_of(sys_).casimirs(y0_);
+    const auto c = geomint::detail::algebra_of(sys_).casimirs(y0_);
     for (Eigen::Index i = 0; i < c.size(); ++i) inv.push_back({"casimir" + std::to_string(i + 1), invariant_kind::casimir});
     return inv;
   }
   std::vector<double> initial_state() const override { return std::vector<double>(y0_.data(), y0_.data() + y0_.size()); }
   void evaluate_invariants(const std::vector<double>& s, std::vector<double>& out) const override {
     const state_type y = Eigen::Map<const Eigen::VectorXd>(s.data(), static_cast<Eigen::Index>(s.size()));
-    const auto c = lie_detail::algebra_of(sys_).casimirs(y);
+    const auto c = geomint::detail::algebra_of(sys_).casimirs(y);
     out.assign(1, sys_.hamiltonian(y));
     for (Eigen::Index i = 0; i < c.size(); ++i) out.push_back(c(i));
   }

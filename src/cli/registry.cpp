@@ -57,20 +57,48 @@ void parameter_values::set(const std::string& name, double value, const std::str
                     (names.empty() ? std::string("; it has no parameters") : "; valid: " + join(names)));
 }
 
-method_properties properties_of_entry(const method_entry& e) {
-  method_properties p;
-  p.id = std::string(e.id);
-  p.alias = std::string(e.alias);
-  p.family = std::string(e.family);
-  p.order = e.order;
-  p.symplectic = e.symplectic;
-  p.symmetric = e.symmetric;
-  p.conserves_energy = (e.conserves & conserves_energy) != 0;
-  p.conserves_momentum = (e.conserves & (conserves_linear_momentum_maps | conserves_momentum_maps)) != 0;
-  p.conserves_casimirs = (e.conserves & conserves_casimirs) != 0;
-  p.note = std::string(e.name) + "; " + std::string(e.applies_to);
-  return p;
+std::string alias_of(std::string_view id) {
+  // The command's short names (the catalogue's ids are what the C module and the CSV name).
+  static const std::pair<std::string_view, std::string_view> aliases[] = {
+      {"constrained_rattle_2_2", "rattle"},
+      {"constrained_lobatto_2_2", "lobatto2"},
+      {"constrained_lobatto_4_3", "lobatto3"},
+      {"constrained_lobatto_6_4", "lobatto4"},
+      {"constrained_lobatto_8_5", "lobatto5"},
+      {"constrained_symplectic_euler_1_2", "symplectic_euler"},
+      {"constrained_reich_1_1", "reich"},
+      {"constrained_reich_adjoint_1_1", "reich_adjoint"},
+      {"constrained_reich_symmetric_2_2", "reich_symmetric"},
+      {"compose_rattle_yoshida4_4_3", "rattle_yoshida4"},
+      {"compose_rattle_kahan_li6_6_9", "rattle_kahan_li6"},
+      {"compose_reich_symmetric_kahan_li8_8_17", "reich_symmetric_kahan_li8"},
+      {"variational_midpoint_2_1", "variational_midpoint"},
+      {"variational_first_order_1_1", "variational_first_order"},
+      {"variational_shake_2_1", "shake"},
+      {"riemannian_leapfrog_2_1", "leapfrog"},
+      {"lie_rkmk_rk4_exp_4_4", "rkmk_rk4_exp"},
+      {"lie_rkmk_rk4_two_commutators_exp_4_4", "rkmk_rk4_2c_exp"},
+      {"lie_rkmk_rk4_cayley_4_4", "rkmk_rk4_cayley"},
+      {"lie_rkmk_heun_exp_2_2", "rkmk_heun_exp"},
+      {"lie_rkmk_midpoint_exp_2_1", "rkmk_gl2_exp"},
+      {"lie_rkmk_midpoint_cayley_2_1", "rkmk_gl2_cayley"},
+      {"lie_discrete_gradient_trapezoidal_exp_2_1", "discrete_gradient"},
+      {"lie_discrete_gradient_gonzalez_exp_2_1", "discrete_gradient_gonzalez"},
+      {"lie_discrete_gradient_gonzalez_cayley_2_1", "discrete_gradient_gonzalez_cayley"},
+      {"lie_moser_veselov_2_1", "moser_veselov"},
+      {"lie_poisson_leapfrog_2_1", "lie_leapfrog"},
+      {"lie_isospectral_midpoint_2_1", "isospectral_midpoint"},
+  };
+  for (const auto& [catalogue_id, alias] : aliases)
+    if (catalogue_id == id) return std::string(alias);
+  throw std::logic_error("geomint: method " + std::string(id) + " has no alias in the command");
 }
+
+std::string method_info::id() const { return std::string(entry->id); }
+std::string method_info::family() const { return std::string(entry->family); }
+const geomint::method_properties& method_info::properties() const { return entry->properties; }
+bool method_info::continuous_extension() const { return entry->properties.state() != state_kind::two_step_pair; }
+std::string method_info::note() const { return std::string(entry->name) + "; " + std::string(entry->applies_to); }
 
 std::map<std::string, problem_descriptor>& problems() {
   static std::map<std::string, problem_descriptor> r;
@@ -91,9 +119,9 @@ void add_problem(problem_descriptor p) {
     throw std::logic_error("geomint: problem '" + name + "' registered twice");
 }
 
-void add_method(const method_properties& p, const std::string& problem, runner_factory f) {
+void add_method(const method_info& p, const std::string& problem, runner_factory f) {
   auto& all = methods();
-  auto it = std::find_if(all.begin(), all.end(), [&](const method_descriptor& m) { return m.properties.id == p.id; });
+  auto it = std::find_if(all.begin(), all.end(), [&](const method_descriptor& m) { return m.properties.entry == p.entry; });
   if (it == all.end()) {
     all.push_back(method_descriptor{p, {}});
     it = all.end() - 1;
@@ -154,7 +182,7 @@ const section_definition* checked_section(const problem_descriptor& problem, con
   if (name.empty()) return nullptr;
   const section_definition& section = find_section(problem, name);
   for (const method_descriptor* m : methods)
-    if (!m->properties.continuous_extension)
+    if (!m->properties.continuous_extension())
       throw usage_error("--section: " + m->properties.alias +
                         " has no continuous extension in the command, on which section crossings are located "
                         "(every other method has one); drop --section or that method");
@@ -170,8 +198,8 @@ const method_descriptor& find_method(const std::string& id, const std::string& p
   const method_descriptor* found = nullptr;
   for (const auto& m : methods()) {
     const bool on_problem = m.problems.count(problem) > 0;
-    if (on_problem) valid.push_back(m.properties.alias + " (" + m.properties.id + ")");
-    if (m.properties.id == id || m.properties.alias == id) {
+    if (on_problem) valid.push_back(m.properties.alias + " (" + m.properties.id() + ")");
+    if (m.properties.id() == id || m.properties.alias == id) {
       if (!on_problem) found = &m;  // exists, but not for this problem: keep looking for the message
       else return m;
     }

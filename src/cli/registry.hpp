@@ -22,6 +22,11 @@
 #include <string>
 #include <vector>
 
+namespace geomint {
+struct method_entry;         // geomint/catalogue.hpp
+class method_properties;     // geomint/core/properties.hpp
+}  // namespace geomint
+
 namespace geomint::cli {
 
 /// A bad command line (unknown name, bad number, invalid parameter): exit code 1.
@@ -125,21 +130,25 @@ class runner {
   virtual void interpolate(double t, std::vector<double>& out);
 };
 
-struct method_properties {
-  std::string id;     ///< family_name_order_stages, as the C API (catalogue.hpp)
+/// A method as the command knows it: its catalogue row (geomint/catalogue.hpp: id, family, what
+/// it is and its properties) and the command's short alias for it.
+struct method_info {
+  const method_entry* entry = nullptr;
   std::string alias;  ///< short name accepted on the command line, e.g. "rattle"
-  std::string family;
-  int order = 0;
-  bool symplectic = false, symmetric = false;
-  bool conserves_energy = false, conserves_momentum = false, conserves_casimirs = false;
-  bool continuous_extension = true;  ///< runner::interpolate works (sections need it); not SHAKE's runner
-  std::string note;                  ///< what else it conserves, or a caveat
+
+  std::string id() const;      ///< family_name_order_stages
+  std::string family() const;
+  const geomint::method_properties& properties() const;
+  /// runner::interpolate works (sections need it): every method but those of two-step state,
+  /// whose runner keeps the position pair and interpolates nothing.
+  bool continuous_extension() const;
+  std::string note() const;  ///< what it is, and what it applies to
 };
 
 using runner_factory = std::function<std::unique_ptr<runner>(const problem_instance&)>;
 
 struct method_descriptor {
-  method_properties properties;
+  method_info properties;
   std::map<std::string, runner_factory> problems;  ///< problem name → factory
 };
 
@@ -189,7 +198,7 @@ void add_problem(problem_descriptor p);
 /// Gives an added problem its Poincaré sections (the first should be named "default").
 void add_sections(const std::string& problem, std::vector<section_definition> sections);
 /// Adds (or extends) a method: the properties must match an earlier registration of the id.
-void add_method(const method_properties& p, const std::string& problem, runner_factory f);
+void add_method(const method_info& p, const std::string& problem, runner_factory f);
 void add_reference(const std::string& id, const std::string& description, const std::string& problem,
                    reference_solver f);
 

@@ -8,7 +8,14 @@
 #include <utility>
 #include <vector>
 
-#include "geomint/geomint.hpp"
+#include "geomint/constrained/constrained_symplectic_euler.hpp"
+#include "geomint/constrained/lobatto_iiia_iiib.hpp"
+#include "geomint/constrained/project_to_manifold.hpp"
+#include "geomint/constrained/rattle.hpp"
+#include "geomint/system/consistency.hpp"
+#include "geomint/system/forced_system.hpp"
+#include "geomint/system/separable_system.hpp"
+#include "geomint/tableau/collocation.hpp"
 #include "geomint/problems/double_spherical_pendulum.hpp"
 #include "geomint/problems/pendulum_chain.hpp"
 #include "geomint/problems/spherical_pendulum.hpp"

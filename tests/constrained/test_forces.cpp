@@ -12,7 +12,14 @@
 
 #include "geomint/diagnostics/count_allocations.hpp"
 #include "geomint/diagnostics/observed_order.hpp"
-#include "geomint/geomint.hpp"
+#include "geomint/constrained/constrained_symplectic_euler.hpp"
+#include "geomint/constrained/lobatto_iiia_iiib.hpp"
+#include "geomint/constrained/project_to_manifold.hpp"
+#include "geomint/constrained/rattle.hpp"
+#include "geomint/system/consistency.hpp"
+#include "geomint/system/forced_system.hpp"
+#include "geomint/system/separable_system.hpp"
+#include "geomint/tableau/collocation.hpp"
 
 using namespace geomint;
 

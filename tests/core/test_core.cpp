@@ -1,4 +1,4 @@
-// Core numerics: the Newton driver (convergence to round-off, Jacobian refresh, fallback,
+// The solvers beside the core: the Newton driver (convergence to round-off, Jacobian refresh, fallback,
 // failures), the linear-solve policies (singularity detection, block elimination, sparse solves)
 // and the extrapolated starting guesses (sequence_extrapolation).
 #define BOOST_TEST_MODULE core
@@ -11,13 +11,14 @@
 #include <random>
 #include <string>
 
-#include "geomint/core/block_lu.hpp"
-#include "geomint/core/continuation.hpp"
-#include "geomint/core/extrapolation.hpp"
-#include "geomint/core/linear_solvers.hpp"
-#include "geomint/core/newton.hpp"
+#include "geomint/diagnostics/count_allocations.hpp"  // the one TU of test_core that counts allocations
+#include "geomint/solvers/block_lu.hpp"
+#include "geomint/core/step_record.hpp"
+#include "geomint/solvers/extrapolation.hpp"
+#include "geomint/solvers/linear_solvers.hpp"
+#include "geomint/solvers/newton.hpp"
 #include "geomint/problems/pendulum_chain.hpp"
-#include "geomint/system/constraint_gram.hpp"
+#include "geomint/constrained/detail/constraint_gram.hpp"
 #include "geomint/system/mass.hpp"
 
 using namespace geomint;

@@ -16,6 +16,8 @@
 #include <thread>
 #include <vector>
 
+#include <Eigen/Cholesky>
+
 #include "geomint/constrained/rattle.hpp"
 #include "geomint/ensemble/ensemble.hpp"
 #include "geomint/ensemble/events.hpp"
@@ -99,6 +101,56 @@ BOOST_AUTO_TEST_CASE(records_are_identical_for_1_2_and_4_threads_and_equal_a_pla
     BOOST_TEST(r.final_error[1] < 1e-12);
     BOOST_TEST(r.final_error[2] < 1e-12);
     BOOST_TEST(r.cpu_seconds >= 0.0);
+  }
+}
+
+namespace {
+/// An external linear solver (Eigen's LDLᵀ behind the interface), counting its factorizations,
+/// which a shared one would have several threads run on one object at once.
+class ldlt_solver final : public geomint::external_linear_solver {
+ public:
+  explicit ldlt_solver(std::atomic<int>* made) { ++*made; }
+  bool factorize(const Eigen::Ref<const Eigen::MatrixXd>& a) override {
+    ldlt_.compute(a);
+    return ldlt_.info() == Eigen::Success;
+  }
+  bool factorize(const Eigen::SparseMatrix<double, Eigen::ColMajor, int>& a) override {
+    return factorize(Eigen::MatrixXd(a));
+  }
+  void solve_in_place(Eigen::Ref<Eigen::VectorXd> x) override { x = ldlt_.solve(x); }
+
+ private:
+  Eigen::LDLT<Eigen::MatrixXd> ldlt_;
+};
+}  // namespace
+
+// constrained_options::linear_solver is not owned, so the trajectories' copies of the prototype
+// would share it: refused on more than one thread. A linear_solver_factory gives every copy its
+// own (ThreadSanitizer finds no race: tsan_build.cmake runs this test), with the same records on
+// 1 and 4 threads.
+BOOST_AUTO_TEST_CASE(an_external_linear_solver_is_never_shared_between_threads) {
+  std::atomic<int> made{0};
+  ldlt_solver shared(&made);
+  geomint::constrained_options with_shared;
+  with_shared.linear_solver = &shared;
+  auto run_with = [&](const geomint::constrained_options& options, unsigned threads) {
+    return ens::run(
+        geomint::rattle<state>(options), 16, pendulum_of, grid,
+        [](std::uint64_t, const spherical_pendulum& s) { return ens::constrained_invariants(s); },
+        ens::execution{threads});
+  };
+  BOOST_CHECK_THROW(run_with(with_shared, 4), std::invalid_argument);
+  const ens::run_result one = run_with(with_shared, 1);  // one thread may share it
+
+  geomint::constrained_options with_factory;
+  with_factory.linear_solver_factory = [&made] { return std::make_unique<ldlt_solver>(&made); };
+  made = 0;
+  const ens::run_result four = run_with(with_factory, 4);
+  BOOST_TEST(made.load() == 16);  // one per trajectory's stepper
+  BOOST_TEST_REQUIRE(four.records.size() == one.records.size());
+  for (std::size_t i = 0; i < one.records.size(); ++i) {
+    BOOST_TEST(static_cast<int>(four.records[i].status) == static_cast<int>(ens::trajectory_status::ok));
+    require_same(four.records[i], one.records[i]);
   }
 }
 

@@ -52,7 +52,7 @@ using casimir_methods =
 /// state to doubles perturbs C_k by ~ε·scale_k per step, a random walk of ~ε√n·scale_k.
 template <class Stepper, class System>
 [[gnu::noinline]] double casimir_drift(Stepper stepper, const System& sys, typename System::state_type y, double h, long n) {
-  const auto& a = lie_detail::algebra_of(sys);
+  const auto& a = geomint::detail::algebra_of(sys);
   const auto c0 = a.casimirs(y);
   auto scale = a.casimir_scales(y);
   double worst = 0;

@@ -1,5 +1,5 @@
 // The isospectral midpoint (lie/isospectral_midpoint.hpp) and the Anderson-accelerated
-// fixed-point iteration (core/fixed_point.hpp) used by the implicit su(N) steps. A test
+// fixed-point iteration (solvers/fixed_point.hpp) used by the implicit su(N) steps. A test
 // executable of its own (test_lie_isospectral): it compiles in seconds, test_lie in minutes.
 #define BOOST_TEST_MODULE lie_isospectral
 #include <utility>  // before odeint: its check_adapter.hpp uses std::pair without including it
@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "geomint/core/fixed_point.hpp"
+#include "geomint/solvers/fixed_point.hpp"
 #include "geomint/lie/cayley_coordinates.hpp"
 #include "geomint/lie/isospectral_midpoint.hpp"
 #include "geomint/lie/rkmk.hpp"
@@ -187,7 +187,7 @@ BOOST_AUTO_TEST_CASE(isospectral_midpoint_is_second_order) {
   BOOST_TEST(order >= 1.9, "observed order " << order);
   BOOST_TEST(order <= 2.1, "observed order " << order);
   BOOST_TEST(iso().order() == 2);
-  BOOST_TEST((properties_of<iso>::symmetric && properties_of<iso>::order == 2));
+  BOOST_TEST((properties_of<iso>.symmetric() && properties_of<iso>.order() == 2));
 }
 
 // Symmetric: a step of h and then one of −h return to y₀ (to the solver's round-off); a
@@ -238,7 +238,7 @@ BOOST_AUTO_TEST_CASE(cayley_congruence_corrections_match_full_evaluations) {
   };
   const double bound = 64 * std::numeric_limits<double>::epsilon() * w0.norm();
   for (int c : {1, 2}) {
-    lie_detail::cayley_congruence<mat> congruence;
+    geomint::detail::cayley_congruence<mat> congruence;
     congruence.prepare(w0);
     mat b = b0;
     for (double change : {0.0, 4e-10, 5e-11, 1e-15, 1e-6}) {

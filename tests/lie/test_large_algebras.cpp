@@ -23,8 +23,8 @@ using namespace geomint;
 namespace {
 
 static_assert(su_n<17>::dimension == dynamic && so_n<25>::dimension == dynamic, "dynamic-size elements");
-static_assert(lie_detail::writes_into<su_n<17>> && lie_detail::writes_into<so_n<25>>, "the into-forms are used");
-static_assert(!lie_detail::writes_into<su_n<15>> && !lie_detail::writes_into<so_n<9>>, "fixed sizes return values");
+static_assert(geomint::detail::writes_into<su_n<17>> && geomint::detail::writes_into<so_n<25>>, "the into-forms are used");
+static_assert(!geomint::detail::writes_into<su_n<15>> && !geomint::detail::writes_into<so_n<9>>, "fixed sizes return values");
 
 using geomint::diagnostics::allocations_after_first_step;
 constexpr double h = 0.01;

@@ -456,9 +456,29 @@ BOOST_AUTO_TEST_CASE(bad_ids_and_inputs) {
                std::string::npos, lie_error(refused));
     GeomintLieFree(&refused);
   }
-  // Every C id is named by its catalogue row, the id the geomint command accepts (old spellings alias).
-  for (const geomint::method_entry& e : geomint::method_catalogue)
-    if (e.c_id != 0) BOOST_TEST(std::string(GeomintGetMethodName(e.c_id)) == std::string(e.id));
+  // Every C id is named by a catalogue row: the id the geomint command accepts, spelled as the
+  // enumerator (GEOMINT_ + the id in capitals); old spellings alias.
+  const std::pair<int, const char*> ids[] = {
+      {GEOMINT_CONSTRAINED_RATTLE_2_2, "constrained_rattle_2_2"},
+      {GEOMINT_CONSTRAINED_LOBATTO_2_2, "constrained_lobatto_2_2"},
+      {GEOMINT_CONSTRAINED_LOBATTO_4_3, "constrained_lobatto_4_3"},
+      {GEOMINT_CONSTRAINED_LOBATTO_6_4, "constrained_lobatto_6_4"},
+      {GEOMINT_CONSTRAINED_LOBATTO_8_5, "constrained_lobatto_8_5"},
+      {GEOMINT_CONSTRAINED_SYMPLECTIC_EULER_1_2, "constrained_symplectic_euler_1_2"},
+      {GEOMINT_CONSTRAINED_REICH_SYMMETRIC_2_2, "constrained_reich_symmetric_2_2"},
+      {GEOMINT_VARIATIONAL_MIDPOINT_2_1, "variational_midpoint_2_1"},
+      {GEOMINT_VARIATIONAL_SHAKE_2_1, "variational_shake_2_1"},
+      {GEOMINT_LIE_RKMK_RK4_EXP_4_4, "lie_rkmk_rk4_exp_4_4"},
+      {GEOMINT_LIE_RKMK_RK4_CAYLEY_4_4, "lie_rkmk_rk4_cayley_4_4"},
+      {GEOMINT_LIE_RKMK_MIDPOINT_EXP_2_1, "lie_rkmk_midpoint_exp_2_1"},
+      {GEOMINT_LIE_RKMK_MIDPOINT_CAYLEY_2_1, "lie_rkmk_midpoint_cayley_2_1"},
+      {GEOMINT_LIE_DISCRETE_GRADIENT_GONZALEZ_EXP_2_1, "lie_discrete_gradient_gonzalez_exp_2_1"},
+      {GEOMINT_LIE_DISCRETE_GRADIENT_GONZALEZ_CAYLEY_2_1, "lie_discrete_gradient_gonzalez_cayley_2_1"},
+  };
+  for (const auto& [id, name] : ids) {
+    BOOST_TEST(std::string(GeomintGetMethodName(id)) == name);
+    BOOST_TEST(geomint::find_method_entry(name) != nullptr, name);
+  }
   BOOST_TEST(GEOMINT_LIE_DISCRETE_GRADIENT_CAYLEY_2 == GEOMINT_LIE_DISCRETE_GRADIENT_GONZALEZ_CAYLEY_2_1);
   BOOST_TEST(std::string(GeomintGetMethodName(GEOMINT_SHAKE_2)) == "variational_shake_2_1");
 

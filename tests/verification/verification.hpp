@@ -36,19 +36,19 @@ struct order_check {
 template <class Stepper, class System, class State>
 void check_common(std::string_view id, const System& sys, const State& x0, const State& reference,
                   const order_check& oc, double h_symmetry = 0.1) {
-  using p = geomint::properties_of<Stepper>;
+  constexpr geomint::method_properties p = geomint::properties_of<Stepper>;
   const geomint::method_entry* e = geomint::find_method_entry(id);
   BOOST_TEST_REQUIRE(e != nullptr, "not in the catalogue: " << id);
   BOOST_TEST(geomint::catalogue_matches<Stepper>(*e), id << ": the type's properties differ from the catalogue");
-  BOOST_TEST(p::order == e->order);
+  BOOST_TEST(p.order() == e->properties.order());
 
   const double order = dx::observed_order(Stepper(), sys, x0, reference, oc.t_end, oc.counts).order;
   BOOST_TEST_MESSAGE(id << ": observed order " << order);
-  BOOST_TEST(std::fabs(order - p::order) <= oc.tolerance, id << ": observed order " << order << ", claimed " << p::order);
+  BOOST_TEST(std::fabs(order - p.order()) <= oc.tolerance, id << ": observed order " << order << ", claimed " << p.order());
 
   const double reversibility = dx::reversibility_defect(Stepper(), sys, x0, 0.0, h_symmetry);
   BOOST_TEST_MESSAGE(id << ": reversibility defect " << reversibility);
-  if (p::symmetric) BOOST_TEST(reversibility <= 1e-12, id << ": claims symmetric, defect " << reversibility);
+  if (p.symmetric()) BOOST_TEST(reversibility <= 1e-12, id << ": claims symmetric, defect " << reversibility);
   else BOOST_TEST(reversibility >= 1e-8, id << ": claims not symmetric, defect " << reversibility);
 
   BOOST_TEST(dx::allocations_after_first_step(Stepper(), sys, x0, 0.0, 0.01, 49) == 0, id << ": allocates in do_step");

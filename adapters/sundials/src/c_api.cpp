@@ -21,11 +21,31 @@ std::unique_ptr<c_model> make_c_model(const c_problem& problem) {
 }
 
 const method_info* find_method(int id) {
-  // The C ids are catalogue rows (catalogue.hpp's c_id): name, stages and family from there.
+  // Each C id names a catalogue row (geomint/catalogue.hpp): name, stages and family from there.
   static const std::vector<method_info> methods = [] {
+    const std::pair<int, const char*> ids[] = {
+        {GEOMINT_CONSTRAINED_RATTLE_2_2, "constrained_rattle_2_2"},
+        {GEOMINT_CONSTRAINED_LOBATTO_2_2, "constrained_lobatto_2_2"},
+        {GEOMINT_CONSTRAINED_LOBATTO_4_3, "constrained_lobatto_4_3"},
+        {GEOMINT_CONSTRAINED_LOBATTO_6_4, "constrained_lobatto_6_4"},
+        {GEOMINT_CONSTRAINED_LOBATTO_8_5, "constrained_lobatto_8_5"},
+        {GEOMINT_CONSTRAINED_SYMPLECTIC_EULER_1_2, "constrained_symplectic_euler_1_2"},
+        {GEOMINT_CONSTRAINED_REICH_SYMMETRIC_2_2, "constrained_reich_symmetric_2_2"},
+        {GEOMINT_VARIATIONAL_MIDPOINT_2_1, "variational_midpoint_2_1"},
+        {GEOMINT_VARIATIONAL_SHAKE_2_1, "variational_shake_2_1"},
+        {GEOMINT_LIE_RKMK_RK4_EXP_4_4, "lie_rkmk_rk4_exp_4_4"},
+        {GEOMINT_LIE_RKMK_RK4_CAYLEY_4_4, "lie_rkmk_rk4_cayley_4_4"},
+        {GEOMINT_LIE_RKMK_MIDPOINT_EXP_2_1, "lie_rkmk_midpoint_exp_2_1"},
+        {GEOMINT_LIE_RKMK_MIDPOINT_CAYLEY_2_1, "lie_rkmk_midpoint_cayley_2_1"},
+        {GEOMINT_LIE_DISCRETE_GRADIENT_GONZALEZ_EXP_2_1, "lie_discrete_gradient_gonzalez_exp_2_1"},
+        {GEOMINT_LIE_DISCRETE_GRADIENT_GONZALEZ_CAYLEY_2_1, "lie_discrete_gradient_gonzalez_cayley_2_1"},
+    };
     std::vector<method_info> out;
-    for (const method_entry& e : method_catalogue)
-      if (e.c_id != 0) out.push_back({e.c_id, e.id.data(), e.stages, e.family == "lie"});
+    for (const auto& [id, name] : ids) {
+      const method_entry* e = find_method_entry(name);
+      if (!e) throw std::logic_error(std::string("geomint: the C method ") + name + " is not in the catalogue");
+      out.push_back({id, e->id.data(), e->properties.order(), e->stages, e->family == "lie"});
+    }
     return out;
   }();
   for (const method_info& m : methods)

@@ -6,14 +6,13 @@
 #include <string>
 
 #include "c_memory.hpp"
-#include "geomint/catalogue.hpp"
 
 namespace geomint::sundials::detail {
 
 c_interpolant& memory::extension() {
   if (!interpolant) {
-    const method_entry* entry = find_method_entry(method);
-    interpolant = ensure_model().make_interpolant(entry ? entry->order : 2);
+    const method_info* info = find_method(method);
+    interpolant = ensure_model().make_interpolant(info ? info->order : 2);
   }
   if (!extension_current) {
     interpolant->begin_step(t_prev, q_prev.data(), p_prev.data(), t, N_VGetArrayPointer(q.get()),

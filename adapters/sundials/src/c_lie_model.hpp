@@ -4,7 +4,7 @@
 
 #include <memory>
 
-#include "geomint/core/newton.hpp"
+#include "geomint/solvers/newton.hpp"
 #include "geomint/lie/lie_poisson_system.hpp"
 #include "geomint/sundials/geomint_sundials.h"
 

@@ -5,7 +5,7 @@
 // counting setups and solves (GeomintGetNumLinSolvSetups, GeomintGetNumLinSolves).
 #pragma once
 
-#include "geomint/core/linear_solvers.hpp"
+#include "geomint/solvers/linear_solvers.hpp"
 #include "geomint/sundials/sunlinsol_factorization.hpp"
 
 namespace geomint::sundials::detail {

@@ -72,12 +72,13 @@ std::unique_ptr<c_model> make_separable_sparse_model(const c_problem& problem);
 /// Any kind with a force (c_model_forced.cpp); std::invalid_argument for f(t, q, p) with sparse G.
 std::unique_ptr<c_model> make_forced_model(const c_problem& problem);
 
-/// The method table of the C API (geomint_sundials.h, GeomintMethodID).
+/// The method table of the C API (geomint_sundials.h, GeomintMethodID): each id and what its
+/// catalogue row (geomint/catalogue.hpp) says of it.
 struct method_info {
   int id;
   const char* name;  ///< family_name_order_stages
-  int stages;
-  bool lie = false;  ///< a GeomintLie* method (y ∈ g*), not a Geomint* one
+  int order, stages;
+  bool lie;  ///< a GeomintLie* method (y ∈ g*), not a Geomint* one
 };
 const method_info* find_method(int id);
 

@@ -8,9 +8,9 @@
 #include "c_state_view.hpp"
 #include "c_variational_steppers.hpp"
 #include "geomint/constrained/constrained_prk.hpp"
+#include "geomint/constrained/hamiltonian_extension.hpp"
 #include "geomint/constrained/project_to_manifold.hpp"
 #include "geomint/constrained/reich_symmetric.hpp"
-#include "geomint/dense_output.hpp"
 #include "geomint/sundials/detail/constrained_dae.hpp"
 #include "geomint/tableau/constrained_tableaux.hpp"
 
@@ -62,14 +62,9 @@ class reich_symmetric_stepper final : public c_stepper {
   reich_symmetric<state_view> stepper_;
 };
 
-/// The state type the continuous extension works on (it needs only the name).
-struct c_pair_state {
-  using state_type = std::pair<Eigen::VectorXd, Eigen::VectorXd>;
-};
-
 template <class System>
 class c_interpolant_impl final : public c_interpolant {
-  using state = c_pair_state::state_type;
+  using state = std::pair<Eigen::VectorXd, Eigen::VectorXd>;
 
  public:
   c_interpolant_impl(const System& system, int order)
@@ -84,7 +79,9 @@ class c_interpolant_impl final : public c_interpolant {
     x0_.second = in(p0);
     x1_.first = in(q1);
     x1_.second = in(p1);
-    extension_.begin_step(x0_, x1_, t0, t1 - t0);
+    // The system's value does not change between steps (a restart from another state at the same
+    // time, as after GeomintReInit, is seen by the extension itself).
+    extension_.begin_step(x0_, x1_, t0, t1 - t0, true);
   }
   void evaluate(double t, int k, double* q, double* p) override {
     extension_.evaluate(t, out_, k, false);
@@ -96,7 +93,7 @@ class c_interpolant_impl final : public c_interpolant {
   Eigen::Map<const Eigen::VectorXd> in(const double* x) const { return {x, n_}; }
   int n_;
   state x0_, x1_, out_;
-  continuous_extension<c_pair_state, System> extension_;
+  hamiltonian_extension<System, state> extension_;
 };
 
 template <class System>

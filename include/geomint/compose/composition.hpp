@@ -9,8 +9,10 @@
 // momentum-conserving) whenever Φ is. Base is any stepper with odeint's stepper interface
 // (state_type, do_step(system, x, t, dt)) that accepts negative steps and is symmetric:
 // rattle, lobatto_iiia_iiib<S>, reich_symmetric, riemannian_leapfrog, … — a base whose
-// properties (core/properties.hpp) do not say symmetric is refused at compile time; wrap a
-// symmetric stepper that does not say so in declared_symmetric<Stepper>.
+// properties (core/properties.hpp) do not say symmetric, or whose state is not a point of phase
+// space or of a coadjoint orbit (a two-step pair), is refused at compile time; wrap a symmetric
+// stepper that does not say so in declared_symmetric<Stepper>. Dense output of a composition uses
+// its base's continuous extension, with the composition's order.
 //
 // A failed stage throws (the base's step_error) and the state is restored to its value before
 // the step, so the caller loses nothing. No allocation after the first step (the backup state
@@ -24,8 +26,30 @@
 
 #include "geomint/compose/composition_schemes.hpp"
 #include "geomint/core/properties.hpp"
+#include "geomint/solvers/flow_difference_extension.hpp"
 
 namespace geomint {
+
+namespace detail {
+/// The extension a composition of Base names for System: Base's, for the composition (found only
+/// when dense_output asks, so that a base without one, odeint's, can still be composed).
+template <class Base, class System, class Composition, class = void>
+struct composed_extension {};
+template <class Base, class System, class Composition>
+struct composed_extension<Base, System, Composition, std::void_t<typename Base::template continuous_extension<System>>> {
+  using type = typename extension_for<typename Base::template continuous_extension<System>, Composition>::type;
+};
+/// Whether a stepper's last step continued the one before (false for a stepper that does not
+/// say: one not written for geomint).
+template <class S>
+auto last_step_continued(const S& s, int) -> decltype(s.last_step_continued()) {
+  return s.last_step_continued();
+}
+template <class S>
+bool last_step_continued(const S&, long) {
+  return false;
+}
+}  // namespace detail
 
 template <class Base, class Scheme>
 class composition {
@@ -33,17 +57,19 @@ class composition {
                 "geomint: composition raises the order of a symmetric base method only; this base is not "
                 "symmetric (constrained_symplectic_euler, reich_constrained, … are not). If your stepper is "
                 "symmetric, say so: composition<geomint::declared_symmetric<YourStepper>, Scheme>");
-  static_assert(!has_two_step_state_v<Base>,
+  static_assert(properties_of<Base>.state() != state_kind::two_step_pair,
                 "geomint: composition needs a one-step map of the state; this base steps the pair "
                 "(q_{k-1}, q_k), which holds the previous step's size (shake, discrete_euler_lagrange_two_step): "
                 "compose the one-step form (variational_midpoint, discrete_euler_lagrange) instead");
-  using base_properties = properties_of<Base>;
+  static constexpr method_properties base_properties = properties_of<Base>;
 
  public:
   /// Scheme::order, at least the base's own if higher (a scheme built for a second-order base
-  /// satisfies every condition of a higher-order symmetric base too).
-  using properties = method_properties<(Scheme::order > base_properties::order ? Scheme::order : base_properties::order),
-                                       true, base_properties::symplectic, base_properties::conserves>;
+  /// satisfies every condition of a higher-order symmetric base too); symmetric; the rest the base's.
+  static constexpr method_properties properties =
+      base_properties.order(Scheme::order > base_properties.order() ? Scheme::order : base_properties.order())
+          .symmetric(true);
+  using final_type = composition;
   using base_type = Base;
   using scheme_type = Scheme;
   using state_type = typename Base::state_type;
@@ -52,16 +78,20 @@ class composition {
   using value_type = typename Base::value_type;
   using order_type = unsigned short;
   using stepper_category = boost::numeric::odeint::stepper_tag;
+  /// The base's continuous extension (one that differences the stepper's flow differences this
+  /// composition's).
+  template <class System>
+  using continuous_extension = typename detail::composed_extension<Base, System, composition>::type;
 
   composition() = default;
   explicit composition(const Base& base) : base_(base) {}
 
   /// properties::order, or the base's run-time order if that is higher.
   order_type order() const {
-    if constexpr (base_properties::order == 0)
+    if constexpr (base_properties.order() == 0)
       return static_cast<order_type>(std::max<int>(Scheme::order, static_cast<int>(base_.order())));
     else
-      return static_cast<order_type>(properties::order);
+      return static_cast<order_type>(properties.order());
   }
 
   /// One composed step from t to t + dt. On failure the base's exception propagates and x is
@@ -71,11 +101,13 @@ class composition {
     backup_ = x;
     try {
       time_type elapsed = 0;
-      for (double gamma : Scheme::coefficients) {
-        base_.do_step(system, x, t + elapsed * dt, gamma * dt);
-        elapsed += gamma;
+      for (std::size_t i = 0; i < Scheme::coefficients.size(); ++i) {
+        base_.do_step(system, x, t + elapsed * dt, Scheme::coefficients[i] * dt);
+        if (i == 0) continued_ = detail::last_step_continued(base_, 0);
+        elapsed += Scheme::coefficients[i];
       }
     } catch (...) {
+      continued_ = false;
       x = backup_;
       throw;
     }
@@ -83,6 +115,8 @@ class composition {
 
   /// Forgets what the base stepper cached from earlier steps (odeint's reset()).
   void reset() { base_.reset(); }
+  /// Whether the last composed step continued the one before it (its first stage did).
+  bool last_step_continued() const { return continued_; }
 
   /// The base stepper's statistics (every stage is one of its steps).
   decltype(auto) statistics() const { return base_.statistics(); }
@@ -97,6 +131,7 @@ class composition {
  private:
   Base base_;
   state_type backup_;
+  bool continued_ = false;
 };
 
 }  // namespace geomint

@@ -1,12 +1,15 @@
-// Options of the constrained family (constrained_prk and the methods built on it).
+// Options and statistics of the constrained family (constrained_prk and the methods built on it).
 #pragma once
 
-#include "geomint/core/linear_solvers.hpp"
-#include "geomint/core/options.hpp"
+#include <functional>
+#include <memory>
+
+#include "geomint/solvers/linear_solvers.hpp"
+#include "geomint/solvers/solver_options.hpp"
 
 namespace geomint {
 
-struct constrained_options : step_options {
+struct constrained_options : solver_options {
   /// Optional factorization of the stage Newton systems (null: Eigen's; not owned, not shared
   /// between steppers). Systems on the separable fast path (separable H, no force or a position
   /// force) hand it S = G M⁻¹ Gᵀ (m × m, sparse when G is), which carries both the stage
@@ -14,7 +17,19 @@ struct constrained_options : step_options {
   /// force) hand it the stage Jacobian (dense, stage_system_size() square). The rare full-Newton
   /// fallback of the separable path and the m × m hidden-constraint iteration of general H keep
   /// Eigen's LU.
+  ///
+  /// A copy of the stepper (an ensemble's per trajectory, dense output's for its derivatives)
+  /// would factorize into the same object: ensembles refuse it on more than one thread. For
+  /// steppers that are copied, give a linear_solver_factory instead.
   external_linear_solver* linear_solver = nullptr;
+  /// Makes the external solver of each stepper copy (its first fresh start with a system calls
+  /// it; copies never share what it made). Used when linear_solver is null.
+  std::function<std::unique_ptr<external_linear_solver>()> linear_solver_factory;
+};
+
+struct constrained_statistics : solver_statistics {
+  /// Steps whose stages the general (non-separable) solver solved.
+  long general_solver_steps = 0;
 };
 
 /// Order of the stage Newton matrix that constrained_options::linear_solver receives;

@@ -1,7 +1,7 @@
 // The constrained partitioned Runge–Kutta method of Hairer 2003, eqs. (2.6)–(2.9), for a
 // partitioned tableau satisfying Jay's conditions (2.10), as a Boost.Odeint stepper
-// (state std::pair<Q, P>). The step itself is detail/prk_workspace.hpp; the stepper shell
-// (odeint typedefs, options, statistics, copies, the strong guarantee) is core/stepper_base.hpp.
+// (state std::pair<Q, P>). The step's mathematics is detail/prk_cache.hpp; its lifecycle
+// (continuation, checks, the strong guarantee, statistics) is core/stepper_base.hpp.
 //
 // The tableau is checked at construction: a violated condition of (2.10) is a
 // std::invalid_argument naming it. A tableau whose last weight b_s is 0 is accepted (the step
@@ -14,14 +14,12 @@
 #include <utility>
 
 #include "geomint/constrained/constrained_options.hpp"
-#include "geomint/constrained/detail/prk_workspace.hpp"
+#include "geomint/constrained/detail/prk_cache.hpp"
 #include "geomint/core/stepper_base.hpp"
+#include "geomint/constrained/hamiltonian_extension.hpp"
 #include "geomint/tableau/constrained_tableaux.hpp"
 
 namespace geomint {
-
-/// The same as step_statistics (kept for code written against earlier versions).
-using constrained_statistics = step_statistics;
 
 /// Throws std::invalid_argument naming the first of Jay's conditions (2.10) that `t` violates.
 template <int S>
@@ -42,17 +40,23 @@ void require_prk_conditions(const partitioned_tableau<S>& t) {
            r.coupling_pivot_ratio);
 }
 
-template <int S, class State = std::pair<Eigen::VectorXd, Eigen::VectorXd>>
-class constrained_prk : public stepper_base<constrained_prk<S, State>, State, constrained_options> {
-  using base = stepper_base<constrained_prk<S, State>, State, constrained_options>;
+/// Final: the named method deriving from this class (rattle, lobatto_iiia_iiib, ...), or void.
+template <int S, class State = std::pair<Eigen::VectorXd, Eigen::VectorXd>, class Final = void>
+class constrained_prk : public stepper_base<final_class<Final, constrained_prk<S, State, Final>>, State,
+                                            constrained_options, constrained_statistics> {
+  using base = stepper_base<final_class<Final, constrained_prk<S, State, Final>>, State, constrained_options,
+                            constrained_statistics>;
 
  public:
   /// A tableau given at run time: the type claims neither an order nor symmetry nor
   /// symplecticity (order() and symplectic() read the tableau; declared_symmetric<constrained_prk<S>>
   /// declares a symmetric one). The named methods (rattle, lobatto_iiia_iiib, ...) declare theirs.
-  using properties = method_properties<0, false, false, conserves_constraints | conserves_linear_momentum_maps>;
+  static constexpr method_properties properties =
+      method_properties().conserves(conserves_constraints | conserves_linear_momentum_maps);
   template <class System>
-  using workspace = detail::prk_workspace<System, S>;
+  using cache = detail::prk_cache<System, S>;
+  template <class System>
+  using continuous_extension = hamiltonian_extension<System, State>;
 
   explicit constrained_prk(const partitioned_tableau<S>& tableau, const constrained_options& options = {})
       : base(options), tableau_(tableau) {
@@ -65,8 +69,6 @@ class constrained_prk : public stepper_base<constrained_prk<S, State>, State, co
   bool symplectic() const { return check_prk_conditions(tableau_).symplectic(64 * std::numeric_limits<double>::epsilon()); }
   const partitioned_tableau<S>& tableau() const { return tableau_; }
 
-  template <class System>
-  workspace<System> make_workspace() const { return workspace<System>(tableau_); }
   template <class System, class X>
   static auto check_state(const System& sys, const X& x) {
     return require_pair_sizes<System::position_size>(x, sys.position_count(), "the position vector q", "the momentum vector p");

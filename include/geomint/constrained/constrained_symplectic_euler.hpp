@@ -7,11 +7,12 @@
 namespace geomint {
 
 template <class State = std::pair<Eigen::VectorXd, Eigen::VectorXd>>
-class constrained_symplectic_euler : public constrained_prk<2, State> {
+class constrained_symplectic_euler : public constrained_prk<2, State, constrained_symplectic_euler<State>> {
  public:
-  using properties = method_properties<1, false, true, conserves_constraints | conserves_linear_momentum_maps>;
+  static constexpr method_properties properties = method_properties().order(1).symplectic(true).conserves(
+      conserves_constraints | conserves_linear_momentum_maps);
   explicit constrained_symplectic_euler(const constrained_options& options = {})
-      : constrained_prk<2, State>(constrained_symplectic_euler_tableau(), options) {}
+      : constrained_prk<2, State, constrained_symplectic_euler>(constrained_symplectic_euler_tableau(), options) {}
 };
 
 }  // namespace geomint

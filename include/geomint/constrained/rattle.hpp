@@ -8,10 +8,11 @@
 namespace geomint {
 
 template <class State = std::pair<Eigen::VectorXd, Eigen::VectorXd>>
-class rattle : public constrained_prk<2, State> {
+class rattle : public constrained_prk<2, State, rattle<State>> {
  public:
-  using properties = method_properties<2, true, true, conserves_constraints | conserves_linear_momentum_maps>;
-  explicit rattle(const constrained_options& options = {}) : constrained_prk<2, State>(rattle_tableau(), options) {}
+  static constexpr method_properties properties = method_properties().order(2).symmetric(true).symplectic(true).conserves(
+      conserves_constraints | conserves_linear_momentum_maps);
+  explicit rattle(const constrained_options& options = {}) : constrained_prk<2, State, rattle>(rattle_tableau(), options) {}
 };
 
 }  // namespace geomint

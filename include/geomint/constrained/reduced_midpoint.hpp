@@ -14,18 +14,21 @@
 // Requires a separable system with constraint_hessian (analytic ∇²g_k: they enter λ, so finite
 // differences would change the result). Second order, symmetric. The step solves
 // y1 = y0 + h f((y0 + y1)/2) by simplified Newton (Jacobian by forward differences of f: it
-// only shapes the iteration). No consistency check: any state in ℝ²ⁿ is accepted. A failed step
-// throws step_error and leaves the state unchanged; no allocation after the first step.
+// only shapes the iteration; it is kept from step to step while the steps continue each other).
+// No consistency check: any state in ℝ²ⁿ is accepted. A failed step throws step_error and leaves
+// the state unchanged; no allocation after the first step.
 #pragma once
 
 #include <cmath>
 #include <limits>
 #include <utility>
 
-#include "geomint/core/linear_solvers.hpp"
-#include "geomint/core/newton.hpp"
+#include "geomint/constrained/detail/constraint_gram.hpp"
+#include "geomint/constrained/hamiltonian_extension.hpp"
 #include "geomint/core/stepper_base.hpp"
-#include "geomint/system/constraint_gram.hpp"
+#include "geomint/solvers/linear_solvers.hpp"
+#include "geomint/solvers/newton.hpp"
+#include "geomint/solvers/solver_options.hpp"
 #include "geomint/system/second_derivatives.hpp"
 
 namespace geomint {
@@ -33,7 +36,7 @@ namespace geomint {
 namespace detail {
 
 template <class System>
-class reduced_midpoint_workspace {
+class reduced_midpoint_cache {
   using traits = system_traits<System>;
   static constexpr int N = traits::n, M = traits::m;
   static constexpr int Y = size::fixed_if_small(size::product(2, N));
@@ -45,28 +48,31 @@ class reduced_midpoint_workspace {
 
  public:
   using unknowns = vector<Y>;
+  static constexpr reuse kept = reuse::state;  // the iteration matrix
+  using end_state = std::pair<vector<N>, vector<N>>;
+  using context = step_context<solver_options, solver_statistics>;
 
-  void forget() {}
-
-  template <class QMap, class PMap>
-  void step(const System& sys, QMap& q, PMap& p, double t, double dt, const step_options& opt,
-            step_statistics& stats) {
+  template <class Q0, class P0>
+  void start(const System& sys, const Q0&, const P0&, const context&) {
     const int n = sys.position_count(), m = sys.constraint_count();
     if (n != n_ || m != m_) resize(n, m);
+    have_jacobian_ = false;
+  }
+
+  template <class Q0, class P0, class Q1, class P1>
+  void advance(const System& sys, const Q0& q, const P0& p, Q1& q1, P1& p1, const context& c) {
     sys_ = &sys;
-    ctx_ = newton_context{t, dt, "implicit midpoint rule on the reduced equations"};
-    h_ = dt;
+    ctx_ = newton_context{c.t, c.h, "implicit midpoint rule on the reduced equations"};
+    h_ = c.h;
     y0_.head(n_) = q;
     y0_.tail(n_) = p;
     q_scale_ = std::fmax(q.cwiseAbs().maxCoeff(), std::numeric_limits<double>::min());
     // Explicit Euler as first guess.
     rhs(y0_, f_);
-    y_ = y0_ + dt * f_;
-    newton_solve(*this, y_, z0_, r_, opt.newton, stats.newton, ctx_);
-    if (!y_.allFinite()) throw step_error(failure_reason::non_finite_value, t, dt, 0, 0, "the new state is not finite");
-    q = y_.head(n_);
-    p = y_.tail(n_);
-    ++stats.steps;
+    y_ = y0_ + c.h * f_;
+    newton_solve(*this, y_, z0_, r_, c.options.newton, c.stats.newton, ctx_);
+    q1 = y_.head(n_);
+    p1 = y_.tail(n_);
   }
 
   // --- Newton problem: R(y1) = y1 − y0 − h f((y0 + y1)/2) --------------------------------
@@ -181,13 +187,15 @@ class reduced_midpoint_workspace {
 /// the baseline of McLachlan–Scovel §6.3, Figure 2. See the comment at the top of this file.
 /// options().consistency_tolerance is not used: any state of ℝ²ⁿ is accepted.
 template <class State = std::pair<Eigen::VectorXd, Eigen::VectorXd>>
-class reduced_midpoint : public stepper_base<reduced_midpoint<State>, State, step_options> {
+class reduced_midpoint : public stepper_base<reduced_midpoint<State>, State, solver_options, solver_statistics> {
  public:
-  using properties = method_properties<2, true, false, conserves_nothing>;
+  static constexpr method_properties properties = method_properties().order(2).symmetric(true);
   template <class System>
-  using workspace = detail::reduced_midpoint_workspace<System>;
+  using cache = detail::reduced_midpoint_cache<System>;
+  template <class System>
+  using continuous_extension = hamiltonian_extension<System, State>;
 
-  using stepper_base<reduced_midpoint<State>, State, step_options>::stepper_base;
+  using stepper_base<reduced_midpoint<State>, State, solver_options, solver_statistics>::stepper_base;
 
   template <class System, class X>
   static auto check_state(const System& sys, const X& x) {

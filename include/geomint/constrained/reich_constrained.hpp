@@ -28,8 +28,9 @@ namespace geomint {
 
 /// γ(t), McLachlan–Scovel eq. (9): first order, symplectic, not symmetric (unless H = H(p)).
 template <class State = std::pair<Eigen::VectorXd, Eigen::VectorXd>, class Momentum = canonical_momentum>
-class reich_constrained : public detail::reich_stepper<detail::reich_scheme::forward, State, Momentum> {
-  using base = detail::reich_stepper<detail::reich_scheme::forward, State, Momentum>;
+class reich_constrained
+    : public detail::reich_stepper<detail::reich_scheme::forward, State, Momentum, reich_constrained<State, Momentum>> {
+  using base = detail::reich_stepper<detail::reich_scheme::forward, State, Momentum, reich_constrained>;
 
  public:
   explicit reich_constrained(const Momentum& representation = {}, const reich_options& options = {})
@@ -38,8 +39,9 @@ class reich_constrained : public detail::reich_stepper<detail::reich_scheme::for
 
 /// γ⁻¹(−t), McLachlan–Scovel eq. (10): the adjoint of γ; first order, symplectic.
 template <class State = std::pair<Eigen::VectorXd, Eigen::VectorXd>, class Momentum = canonical_momentum>
-class reich_constrained_adjoint : public detail::reich_stepper<detail::reich_scheme::adjoint, State, Momentum> {
-  using base = detail::reich_stepper<detail::reich_scheme::adjoint, State, Momentum>;
+class reich_constrained_adjoint
+    : public detail::reich_stepper<detail::reich_scheme::adjoint, State, Momentum, reich_constrained_adjoint<State, Momentum>> {
+  using base = detail::reich_stepper<detail::reich_scheme::adjoint, State, Momentum, reich_constrained_adjoint>;
 
  public:
   explicit reich_constrained_adjoint(const Momentum& representation = {}, const reich_options& options = {})

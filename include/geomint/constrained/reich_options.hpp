@@ -1,7 +1,7 @@
 // Options of the Reich / McLachlan–Scovel constraint algorithm (reich_constrained.hpp).
 #pragma once
 
-#include "geomint/core/options.hpp"
+#include "geomint/constrained/constrained_options.hpp"
 
 namespace geomint {
 
@@ -13,7 +13,7 @@ enum class reich_formulation {
 
 /// consistency_tolerance applies to g(q) and to the momentum condition of the representation
 /// (momentum_representation.hpp).
-struct reich_options : step_options {
+struct reich_options : solver_options {
   reich_formulation formulation = reich_formulation::multipliers;
 };
 

@@ -11,8 +11,9 @@
 namespace geomint {
 
 template <class State = std::pair<Eigen::VectorXd, Eigen::VectorXd>, class Momentum = canonical_momentum>
-class reich_symmetric : public detail::reich_stepper<detail::reich_scheme::symmetric, State, Momentum> {
-  using base = detail::reich_stepper<detail::reich_scheme::symmetric, State, Momentum>;
+class reich_symmetric
+    : public detail::reich_stepper<detail::reich_scheme::symmetric, State, Momentum, reich_symmetric<State, Momentum>> {
+  using base = detail::reich_stepper<detail::reich_scheme::symmetric, State, Momentum, reich_symmetric>;
 
  public:
   explicit reich_symmetric(const Momentum& representation = {}, const reich_options& options = {})

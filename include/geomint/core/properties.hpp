@@ -1,11 +1,16 @@
-// What a method is, as compile-time traits: order, symmetric (Φ₋ₕ ∘ Φₕ = id), symplectic (a
-// symplectic map on the constraint manifold, or a Poisson map on the coadjoint orbit), and what
-// it conserves exactly. Every geomint stepper type has `using properties = method_properties<…>`;
-// composition, the method catalogue and the diagnostics read them, and the tests check each
-// claim against the diagnostics (geomint/diagnostics/).
+// What a method is, by name: its order, whether it is symmetric (Φ₋ₕ ∘ Φₕ = id) and symplectic
+// (a symplectic map on the constraint manifold, or a Poisson map on the coadjoint orbit), what it
+// conserves to round-off, and what its state is. Every geomint stepper declares
+//
+//   static constexpr method_properties properties =
+//       method_properties().order(2).symmetric(true).symplectic(true).conserves(conserves_constraints);
+//
+// (a misspelled property is a compile error). The core reads the order, composition the
+// symmetry and the state kind, the catalogue all of them; the diagnostics verify each claim.
 #pragma once
 
 #include <type_traits>
+#include <utility>
 
 namespace geomint {
 
@@ -20,57 +25,119 @@ enum conserved : unsigned {
   conserves_configuration_space = 1u << 5,  ///< the state stays on Q (a sphere, SO(3)) without projection
 };
 
-/// Order 0 means "given at run time" (a stepper built from a tableau passed to its constructor:
-/// its order() says).
-template <int Order, bool Symmetric, bool Symplectic, unsigned Conserves>
-struct method_properties {
-  static constexpr int order = Order;
-  static constexpr bool symmetric = Symmetric;
-  static constexpr bool symplectic = Symplectic;
-  static constexpr unsigned conserves = Conserves;
+/// What a stepper's state is.
+enum class state_kind {
+  phase_space,       ///< a point (q, p) of phase space: the step is a one-step map of it
+  two_step_pair,     ///< (q_{k−1}, q_k), two configurations a step apart (SHAKE, the two-step DEL form):
+                     ///< it holds the step size, so the stepper is not a one-step map and cannot be composed
+  coadjoint_vector,  ///< y ∈ g*, a point of a coadjoint orbit (Lie–Poisson steppers)
+};
+
+/// A method's properties. Order 0 means "given at run time" (a stepper built from a tableau
+/// passed to its constructor: its order() says).
+class method_properties {
+ public:
+  constexpr method_properties() = default;
+
+  constexpr int order() const { return order_; }
+  constexpr bool symmetric() const { return symmetric_; }
+  constexpr bool symplectic() const { return symplectic_; }
+  constexpr unsigned conserves() const { return conserves_; }
+  constexpr state_kind state() const { return state_; }
+
+  constexpr method_properties order(int p) const { method_properties r = *this; r.order_ = p; return r; }
+  constexpr method_properties symmetric(bool yes) const { method_properties r = *this; r.symmetric_ = yes; return r; }
+  constexpr method_properties symplectic(bool yes) const { method_properties r = *this; r.symplectic_ = yes; return r; }
+  constexpr method_properties conserves(unsigned bits) const { method_properties r = *this; r.conserves_ = bits; return r; }
+  constexpr method_properties state(state_kind k) const { method_properties r = *this; r.state_ = k; return r; }
+
+  constexpr bool operator==(const method_properties& o) const {
+    return order_ == o.order_ && symmetric_ == o.symmetric_ && symplectic_ == o.symplectic_ &&
+           conserves_ == o.conserves_ && state_ == o.state_;
+  }
+  constexpr bool operator!=(const method_properties& o) const { return !(*this == o); }
+
+ private:
+  int order_ = 0;
+  bool symmetric_ = false, symplectic_ = false;
+  unsigned conserves_ = conserves_nothing;
+  state_kind state_ = state_kind::phase_space;
 };
 
 namespace detail {
 template <class S, class = void>
-struct has_properties : std::false_type {};
+struct declares_properties : std::false_type {};
 template <class S>
-struct has_properties<S, std::void_t<typename S::properties>> : std::true_type {};
-struct no_properties {
-  using properties = method_properties<0, false, false, conserves_nothing>;
+struct declares_properties<S, std::void_t<decltype(S::properties)>>
+    : std::is_same<std::decay_t<decltype(S::properties)>, method_properties> {};
+
+template <class S, class = void>
+struct final_type_of {
+  using type = S;
+};
+template <class S>
+struct final_type_of<S, std::void_t<typename S::final_type>> {
+  using type = typename S::final_type;
+};
+
+template <class S>
+constexpr method_properties properties_of_checked() {
+  if constexpr (!declares_properties<S>::value) {
+    return method_properties();  // a stepper not written for geomint (odeint's) claims nothing
+  } else {
+    using final_type = typename final_type_of<S>::type;
+    // The core reads the properties of the class it was told is final (its CRTP parameter): a
+    // subclass that redeclares them would be described by one set and stepped by the other.
+    static_assert(std::is_same<S, final_type>::value || S::properties == final_type::properties,
+                  "geomint: this stepper redeclares the properties of a geomint stepper it derives from; the "
+                  "core still reads the base's (order() among them). Declare them with "
+                  "geomint::declared_properties<Stepper, Properties> instead");
+    return S::properties;
+  }
+}
+}  // namespace detail
+
+/// The properties of a stepper type; a stepper without them (not written for geomint) is order 0
+/// ("unknown"), neither symmetric nor symplectic, conserving nothing.
+template <class Stepper>
+inline constexpr method_properties properties_of = detail::properties_of_checked<Stepper>();
+
+template <class Stepper>
+inline constexpr bool is_symmetric_v = properties_of<Stepper>.symmetric();
+template <class Stepper>
+inline constexpr bool is_symplectic_v = properties_of<Stepper>.symplectic();
+
+/// A stepper with the properties its author declares (Declared::value, a method_properties),
+/// everything else unchanged: for a run-time tableau whose properties the author knows. order()
+/// is the declared order (the stepper's own if the declaration leaves it 0). Verify the claims
+/// with the diagnostics (diagnostics::verify_properties).
+template <class Stepper, class Declared>
+class declared_properties : public Stepper {
+ public:
+  using Stepper::Stepper;
+  declared_properties() = default;
+  explicit declared_properties(const Stepper& s) : Stepper(s) {}
+  using final_type = declared_properties;
+  static constexpr method_properties properties = Declared::value;
+  auto order() const {
+    using order_type = decltype(std::declval<const Stepper&>().order());
+    return properties.order() != 0 ? static_cast<order_type>(properties.order()) : Stepper::order();
+  }
+};
+
+namespace detail {
+template <class Stepper, int Order>
+struct symmetric_declaration {
+  static constexpr method_properties value =
+      properties_of<Stepper>.symmetric(true).order(Order != 0 ? Order : properties_of<Stepper>.order());
 };
 }  // namespace detail
 
-/// The properties of a stepper type; a stepper without them (not written for geomint) is
-/// order 0, neither symmetric nor symplectic, conserving nothing.
-template <class Stepper>
-using properties_of =
-    typename std::conditional_t<detail::has_properties<Stepper>::value, Stepper, detail::no_properties>::properties;
-
-/// A stepper whose state is the pair (q_{k−1}, q_k) of its last step (SHAKE, the two-step DEL
-/// form) says `static constexpr bool two_step_state = true;`: the pair holds the step size, so
-/// such a stepper is not a one-step map of its state and cannot be composed.
-template <class S, class = void>
-struct has_two_step_state : std::false_type {};
-template <class S>
-struct has_two_step_state<S, std::void_t<decltype(S::two_step_state)>> : std::bool_constant<S::two_step_state> {};
-template <class Stepper>
-inline constexpr bool has_two_step_state_v = has_two_step_state<Stepper>::value;
-
-template <class Stepper>
-inline constexpr bool is_symmetric_v = properties_of<Stepper>::symmetric;
-template <class Stepper>
-inline constexpr bool is_symplectic_v = properties_of<Stepper>::symplectic;
-
-/// A stepper its author declares symmetric (for composition), keeping everything else: use it
-/// for a user stepper that is symmetric but says nothing, or for constrained_prk with a
-/// symmetric tableau. Verify the claim with geomint::diagnostics::reversibility_defect.
-template <class Stepper, int Order = properties_of<Stepper>::order>
-class declared_symmetric : public Stepper {
- public:
-  using Stepper::Stepper;
-  declared_symmetric() = default;
-  explicit declared_symmetric(const Stepper& s) : Stepper(s) {}
-  using properties = method_properties<Order, true, properties_of<Stepper>::symplectic, properties_of<Stepper>::conserves>;
-};
+/// A stepper its author declares symmetric (for composition), of the given order (the
+/// stepper's own if 0), keeping everything else: for a user stepper that is symmetric but says
+/// nothing, or for constrained_prk with a symmetric tableau. Verify the claim with
+/// geomint::diagnostics::reversibility_defect.
+template <class Stepper, int Order = 0>
+using declared_symmetric = declared_properties<Stepper, detail::symmetric_declaration<Stepper, Order>>;
 
 }  // namespace geomint

@@ -1,31 +1,15 @@
-// Counters every geomint stepper keeps over its lifetime (statistics()). One struct for all
-// families; a counter a method has no use for stays 0.
+// Counters the core keeps for every stepper (statistics()). A family's statistics extend them
+// (solvers/solver_options.hpp adds the stage solvers' counters, a family its own).
 #pragma once
 
 namespace geomint {
 
-struct newton_statistics {
-  long solves = 0;
-  long iterations = 0;
-  long jacobian_updates = 0;
-  long full_newton_fallbacks = 0;
-  /// Largest scaled increment at which a solve was accepted (≤ tolerance, or a round-off stall).
-  double largest_final_increment = 0;
-};
-
-struct fixed_point_statistics {
-  long solves = 0;
-  long iterations = 0;
-};
-
 struct step_statistics {
-  long steps = 0;
-  /// Constrained family: steps whose stages the general (non-separable) solver solved.
-  long general_solver_steps = 0;
-  /// SHAKE: steps whose SHAKE iteration contracted too slowly and switched to full Newton.
-  long full_newton_steps = 0;
-  newton_statistics newton;
-  fixed_point_statistics fixed_point;
+  long steps = 0;         ///< successful steps
+  long fresh_starts = 0;  ///< steps that did not continue the previous one (start() ran)
+  /// Continued steps that failed and were taken again as a fresh stepper takes them (and steps
+  /// the family asked to repeat so); each such step counts once in steps.
+  long retries = 0;
 };
 
 }  // namespace geomint

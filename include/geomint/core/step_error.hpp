@@ -83,4 +83,20 @@ class step_error : public std::runtime_error {
   double residual_;
 };
 
+/// Failures worth one more attempt from a plain starting point (a fresh stepper's guess and
+/// factorizations): the iteration went astray, or met a singular or non-finite matrix or model
+/// value on its way, possibly led there by data kept from earlier steps. The core repeats a
+/// continued step that failed so as a fresh start; a retry that fails again reports its own
+/// reason. Solvers with a fallback of their own (a sparse chain's exact Newton) ask the same.
+inline bool worth_a_fresh_start(const step_error& e) {
+  switch (e.reason()) {
+    case failure_reason::newton_diverged:
+    case failure_reason::max_iterations:
+    case failure_reason::singular_constraint_jacobian:
+    case failure_reason::singular_iteration_matrix:
+    case failure_reason::non_finite_value: return true;
+    default: return false;
+  }
+}
+
 }  // namespace geomint

@@ -3,6 +3,13 @@
 
 #include <Eigen/Core>
 
+/// Forces a function inline where the compiler supports it (GCC and Clang); elsewhere a hint.
+#if defined(__GNUC__) || defined(__clang__)
+#define GEOMINT_ALWAYS_INLINE [[gnu::always_inline]] inline
+#else
+#define GEOMINT_ALWAYS_INLINE inline
+#endif
+
 namespace geomint {
 
 /// Marker for a size known only at run time (Eigen::Dynamic).
@@ -36,10 +43,12 @@ constexpr int fixed_if_small(int n) { return is_fixed(n) && n <= max_fixed_size 
 // Whole-vector predicates written as vectorizable reductions (Eigen's allFinite() and all()
 // are scalar loops with early exits, which dominate cheap steps of large systems).
 
-/// Every entry of a and b is finite: x·0 is 0 for finite x and NaN otherwise.
+/// Every entry of a and b is finite: x·0 is 0 for finite x and NaN otherwise (each vector times 0
+/// before anything is added: a + b of two large finite entries would overflow). a and b may
+/// differ in size.
 template <class A, class B>
 bool all_finite(const Eigen::MatrixBase<A>& a, const Eigen::MatrixBase<B>& b) {
-  return ((a + b) * 0.0).sum() == 0.0;
+  return (a * 0.0).sum() + (b * 0.0).sum() == 0.0;
 }
 template <class A>
 bool all_finite(const Eigen::MatrixBase<A>& a) {

@@ -8,12 +8,14 @@
 // or, for the whole check, allocations_after_first_step(stepper, sys, x, t0, dt) == 0.
 //
 // The counts come from count_allocations.hpp, which exactly one translation unit of the program
-// must include; without it every count is 0 (counting_enabled() says which). It counts malloc as
-// well as operator new (Eigen's dynamic matrices call malloc) where it can: under the sanitizers'
+// must include; without it nothing is counted, and reading a count throws std::logic_error (a
+// "0 allocations" that nothing counted would pass any check). It counts malloc as well as
+// operator new (Eigen's dynamic matrices call malloc) where it can: under the sanitizers'
 // allocators and with glibc (counting_includes_malloc()).
 #pragma once
 
 #include <atomic>
+#include <stdexcept>
 
 namespace geomint::diagnostics {
 
@@ -25,11 +27,18 @@ inline bool counting_enabled() { return counting.load(); }
 /// Whether malloc (and so Eigen's dynamic-size storage) is counted, not only operator new.
 inline bool counting_includes_malloc() { return counting_malloc.load(); }
 
-/// The heap allocations made while this object is alive.
+/// The heap allocations made while this object is alive. count() throws std::logic_error when
+/// nothing is counted (no count_allocations.hpp in the program).
 class allocation_scope {
  public:
   allocation_scope() : start_(allocations.load()) {}
-  long count() const { return allocations.load() - start_; }
+  long count() const {
+    if (!counting_enabled())
+      throw std::logic_error(
+          "geomint::diagnostics: no allocation is counted in this program; include "
+          "geomint/diagnostics/count_allocations.hpp in one of its translation units");
+    return allocations.load() - start_;
+  }
 
  private:
   long start_;

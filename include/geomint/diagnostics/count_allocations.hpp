@@ -13,6 +13,7 @@
 // - Elsewhere only operator new is counted (allocations_include_malloc() says false).
 #pragma once
 
+#include <Eigen/Core>  // first: it declares posix_memalign (Clang's mm_malloc.h) before the replacement below
 #include <cstdlib>
 #include <new>
 

@@ -12,7 +12,7 @@ namespace geomint::diagnostics {
 /// max |DΦ J(y) DΦᵀ − J(Φ(y))| / max |J(Φ(y))| for one step of a Lie–Poisson stepper at y.
 template <class Stepper, class System, class Y>
 double poisson_map_defect(const Stepper& stepper, const System& sys, const Y& y, double h, double eps = 1e-5) {
-  const auto& a = lie_detail::algebra_of(sys);
+  const auto& a = geomint::detail::algebra_of(sys);
   const int d = a.dim();
   auto step = [&](Y x) {
     Stepper copy = stepper;

@@ -38,6 +38,25 @@ inline void check_grid(const time_grid& grid) {
   if (!(grid.dt != 0 && std::isfinite(grid.dt)) || !std::isfinite(grid.t0) || grid.steps < 0 || grid.every < 1)
     throw std::invalid_argument("geomint::ensemble::run: the grid needs a finite dt != 0, steps >= 0 and every >= 1");
 }
+
+template <class S, class = void>
+struct has_linear_solver_option : std::false_type {};
+template <class S>
+struct has_linear_solver_option<S, std::void_t<decltype(std::declval<const S&>().options().linear_solver)>>
+    : std::true_type {};
+
+/// The trajectories' copies of the prototype must not factorize into one external solver from
+/// several threads (constrained_options::linear_solver is not owned: copies share it).
+template <class Stepper, class Execution>
+void require_unshared_solver(const Stepper& prototype, const Execution& exec) {
+  if constexpr (has_linear_solver_option<Stepper>::value) {
+    if (exec.threads > 1 && prototype.options().linear_solver != nullptr)
+      throw std::invalid_argument(
+          "geomint::ensemble: the stepper's options().linear_solver is one object, and the trajectories' "
+          "copies of the stepper would factorize into it from several threads at once; give "
+          "constrained_options::linear_solver_factory instead (each copy makes its own), or run on one thread");
+  }
+}
 }  // namespace detail
 
 /// One trajectory's data: its system (parameters) and initial state.
@@ -78,6 +97,7 @@ template <class Stepper, class MemberOf, class ObserverFor, class Execution = ex
 run_result run(const Stepper& prototype, std::uint64_t count, MemberOf member_of, const time_grid& grid,
                ObserverFor observer_for, const Execution& exec = {}, HookFor hook_for = nullptr) {
   detail::check_grid(grid);
+  detail::require_unshared_solver(prototype, exec);
   trajectory_work work = [&](std::uint64_t i, trajectory_record& record, const std::atomic<bool>& stop) {
     decltype(auto) m = member_of(i);
     using system_type = std::decay_t<decltype(m.system)>;

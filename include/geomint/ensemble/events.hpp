@@ -69,6 +69,7 @@ template <class Stepper, class MemberOf, class ObserverFor, class EventsFor, cla
 run_result run_with_events(const Stepper& prototype, std::uint64_t count, MemberOf member_of, const time_grid& grid,
                            ObserverFor observer_for, EventsFor events_for, const Execution& exec = {}) {
   detail::check_grid(grid);
+  detail::require_unshared_solver(prototype, exec);
   trajectory_work work = [&](std::uint64_t i, trajectory_record& record, const std::atomic<bool>& stop) {
     decltype(auto) m = member_of(i);
     using system_type = std::decay_t<decltype(m.system)>;

@@ -100,7 +100,7 @@ using vector_of = Eigen::Matrix<T, N, 1>;
 template <int R, int C, class T>
 using matrix_of = Eigen::Matrix<T, R, C>;
 
-namespace lie_detail {
+namespace detail {
 
 /// c_k = B_k / k! (Bernoulli numbers with B₁ = −½), from Σ_{j=0}^{k} c_j/(k+1−j)! = 0, k ≥ 1.
 /// dexp⁻¹_u = Σ_k c_k ad_u^k (Engø–Faltinsen (4.19)). Computed once in long double.
@@ -268,17 +268,17 @@ class plain_action {
   op_buffers<Algebra> ops_;
 };
 
-}  // namespace lie_detail
+}  // namespace detail
 
 /// The Bernoulli series of dexp_inv (out of line, so that the short truncations inline).
 template <class Algebra>
 [[gnu::noinline]] typename Algebra::vector_type dexp_inv_series(const Algebra& a, const typename Algebra::vector_type& s,
                                                                 const typename Algebra::vector_type& v, int q) {
   using vec = typename Algebra::vector_type;
-  return lie_detail::bernoulli_series(v, q, [&](const vec& x) -> vec { return a.bracket(s, x); });
+  return detail::bernoulli_series(v, q, [&](const vec& x) -> vec { return a.bracket(s, x); });
 }
 
-namespace lie_detail {
+namespace detail {
 /// Whether an algebra has its own (closed-form) dexp_inv(σ, v, q) member.
 template <class A, class = void>
 struct has_own_dexp_inv : std::false_type {};
@@ -286,7 +286,7 @@ template <class A>
 struct has_own_dexp_inv<A, std::void_t<decltype(std::declval<const A&>().dexp_inv(
                                std::declval<const typename A::vector_type&>(),
                                std::declval<const typename A::vector_type&>(), 0))>> : std::true_type {};
-}  // namespace lie_detail
+}  // namespace detail
 
 /// dexp⁻¹_σ v = Σ_{k=0}^{q} (B_k/k!) ad_σ^k v (Engø–Faltinsen (4.19)), truncated after degree q
 /// in σ, or summed to round-off for q = full_series. An algebra's own closed form (so3) is used
@@ -296,7 +296,7 @@ template <class Algebra, class S, class V>
 [[gnu::always_inline]] inline typename Algebra::vector_type dexp_inv(const Algebra& a, const Eigen::MatrixBase<S>& sigma,
                                        const Eigen::MatrixBase<V>& v, int q) {
   using vec = typename Algebra::vector_type;
-  if constexpr (lie_detail::has_own_dexp_inv<Algebra>::value) {
+  if constexpr (detail::has_own_dexp_inv<Algebra>::value) {
     return a.dexp_inv(sigma, v, q);
   } else {
     const vec s = sigma;
@@ -309,7 +309,7 @@ template <class Algebra, class S, class V>
   }
 }
 
-namespace lie_detail {
+namespace detail {
 /// dexp_inv into out: the algebra's into-forms with the vectors of b (writes_into), else the value.
 template <class Algebra, class S, class V, class Out>
 [[gnu::always_inline]] inline void dexp_inv_into(const Algebra& a, const Eigen::MatrixBase<S>& sigma,
@@ -336,7 +336,7 @@ template <class Algebra, class S, class V, class Out>
     out = b.w;
   }
 }
-}  // namespace lie_detail
+}  // namespace detail
 
 /// dexp_σ v = Σ_{k=0}^{q} ad_σ^k v / (k+1)!  (Engø–Faltinsen §4.1); q = full_series sums to
 /// round-off.
@@ -378,7 +378,7 @@ structure_constants_of(const Algebra& a) {
 
 /// Operators assembled column by column from an algebra's bracket (for algebras whose bracket
 /// is computed in a realization, not from a stored table).
-namespace lie_detail {
+namespace detail {
 /// Column j of an operator given by column(e_j, out), into the caller's d × d out: for
 /// writes_into algebras with the unit vector and the column in b's vectors (nothing allocated).
 template <class Algebra, class Out, class Column>
@@ -452,7 +452,7 @@ void poisson_tensor_into(const Algebra& a, const Y& y, Out& out, op_buffers<Alge
   if constexpr (heap_operators<Algebra>) poisson_tensor_by_columns(a, y, out, b);
   else out = a.poisson_tensor(y);
 }
-}  // namespace lie_detail
+}  // namespace detail
 
 /// Sophus/manif-style free functions. They live in geomint::lie so that `exp` does not hide
 /// std::exp inside namespace geomint.

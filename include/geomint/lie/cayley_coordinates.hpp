@@ -9,7 +9,7 @@
 
 namespace geomint {
 
-namespace lie_detail {
+namespace detail {
 template <class Algebra, class = void>
 struct cayley_prepared {
   using type = void;
@@ -18,7 +18,7 @@ template <class Algebra>
 struct cayley_prepared<Algebra, std::void_t<typename Algebra::cayley_action>> {
   using type = typename Algebra::cayley_action;
 };
-}  // namespace lie_detail
+}  // namespace detail
 
 struct cayley_coordinates {
   template <class Algebra>
@@ -42,7 +42,7 @@ struct cayley_coordinates {
   template <class Algebra, class S, class Y>
   static typename Algebra::vector_type stage_act(const Algebra& a, const Eigen::MatrixBase<S>& sigma,
                                                  const Eigen::MatrixBase<Y>& y) {
-    if constexpr (lie_detail::has_double_actions<Algebra>::value)
+    if constexpr (detail::has_double_actions<Algebra>::value)
       return a.cayley_coadjoint_double(sigma, y);
     else
       return a.cayley_coadjoint(sigma, y);
@@ -50,15 +50,15 @@ struct cayley_coordinates {
   /// act and stage_act into out (the algebra's into-forms where it has them, algebra.hpp).
   template <class Algebra, class S, class Y, class Out>
   static void act_into(const Algebra& a, const Eigen::MatrixBase<S>& sigma, const Eigen::MatrixBase<Y>& y, Out&& out,
-                       lie_detail::op_buffers<Algebra>& b) {
-    if constexpr (lie_detail::writes_into<Algebra>) a.cayley_coadjoint(sigma, y, out, b.algebra);
+                       detail::op_buffers<Algebra>& b) {
+    if constexpr (detail::writes_into<Algebra>) a.cayley_coadjoint(sigma, y, out, b.algebra);
     else out = act(a, sigma, y);
   }
   template <class Algebra, class S, class Y, class Out>
   static void stage_act_into(const Algebra& a, const Eigen::MatrixBase<S>& sigma, const Eigen::MatrixBase<Y>& y,
-                             Out&& out, lie_detail::op_buffers<Algebra>& b) {
-    if constexpr (!lie_detail::writes_into<Algebra>) out = stage_act(a, sigma, y);
-    else if constexpr (lie_detail::has_double_actions<Algebra>::value) a.cayley_coadjoint_double(sigma, y, out, b.algebra);
+                             Out&& out, detail::op_buffers<Algebra>& b) {
+    if constexpr (!detail::writes_into<Algebra>) out = stage_act(a, sigma, y);
+    else if constexpr (detail::has_double_actions<Algebra>::value) a.cayley_coadjoint_double(sigma, y, out, b.algebra);
     else a.cayley_coadjoint(sigma, y, out, b.algebra);
   }
   /// The stage points' actions for one step: Algebra::cayley_action where the algebra keeps
@@ -67,9 +67,9 @@ struct cayley_coordinates {
   /// the stage point or the update into y.
   template <class Algebra>
   using prepared_action =
-      std::conditional_t<std::is_void<typename lie_detail::cayley_prepared<Algebra>::type>::value,
-                         lie_detail::plain_action<Algebra, cayley_coordinates>,
-                         typename lie_detail::cayley_prepared<Algebra>::type>;
+      std::conditional_t<std::is_void<typename detail::cayley_prepared<Algebra>::type>::value,
+                         detail::plain_action<Algebra, cayley_coordinates>,
+                         typename detail::cayley_prepared<Algebra>::type>;
   /// dcay⁻¹_σ v truncated after degree q in σ (it has degree 2; full_series: exact).
   template <class Algebra, class S, class V>
   static typename Algebra::vector_type inverse_differential(const Algebra& a, const Eigen::MatrixBase<S>& sigma,
@@ -80,20 +80,20 @@ struct cayley_coordinates {
   template <class Algebra, class S, class V, class Out>
   static void inverse_differential_into(const Algebra& a, const Eigen::MatrixBase<S>& sigma,
                                         const Eigen::MatrixBase<V>& v, int q, Out&& out,
-                                        lie_detail::op_buffers<Algebra>& b) {
-    if constexpr (lie_detail::writes_into<Algebra>) a.dcay_inv(sigma, v, q == full_series ? 2 : q, out, b.algebra);
+                                        detail::op_buffers<Algebra>& b) {
+    if constexpr (detail::writes_into<Algebra>) a.dcay_inv(sigma, v, q == full_series ? 2 : q, out, b.algebra);
     else out = inverse_differential(a, sigma, v, q);
   }
   /// Buffers of inverse_differential_matrix (the interface is exp_coordinates').
   template <class Algebra>
   struct differential_scratch {
-    lie_detail::op_buffers<Algebra> ops;
+    detail::op_buffers<Algebra> ops;
   };
   /// The matrix of dcay⁻¹_σ, column by column into out.
   template <class Algebra, class S, class Out>
   static void inverse_differential_matrix(const Algebra& a, const Eigen::MatrixBase<S>& sigma, Out& out,
                                           differential_scratch<Algebra>& w) {
-    lie_detail::assemble_by_columns(a, out, w.ops, [&](const auto& e, auto& col) {
+    detail::assemble_by_columns(a, out, w.ops, [&](const auto& e, auto& col) {
       inverse_differential_into(a, sigma, e, 2, col, w.ops);
     });
   }

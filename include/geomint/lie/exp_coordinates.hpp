@@ -31,7 +31,7 @@ struct exp_coordinates {
   template <class Algebra, class S, class Y>
   [[gnu::always_inline]] static typename Algebra::vector_type stage_act(const Algebra& a, const Eigen::MatrixBase<S>& sigma,
                                                  const Eigen::MatrixBase<Y>& y) {
-    if constexpr (lie_detail::has_double_actions<Algebra>::value)
+    if constexpr (detail::has_double_actions<Algebra>::value)
       return a.exp_coadjoint_double(sigma, y);
     else
       return a.exp_coadjoint(sigma, y);
@@ -39,21 +39,21 @@ struct exp_coordinates {
   /// act and stage_act into out (the algebra's into-forms where it has them, algebra.hpp).
   template <class Algebra, class S, class Y, class Out>
   [[gnu::always_inline]] static void act_into(const Algebra& a, const Eigen::MatrixBase<S>& sigma,
-                                              const Eigen::MatrixBase<Y>& y, Out&& out, lie_detail::op_buffers<Algebra>& b) {
-    if constexpr (lie_detail::writes_into<Algebra>) a.exp_coadjoint(sigma, y, out, b.algebra);
+                                              const Eigen::MatrixBase<Y>& y, Out&& out, detail::op_buffers<Algebra>& b) {
+    if constexpr (detail::writes_into<Algebra>) a.exp_coadjoint(sigma, y, out, b.algebra);
     else out = act(a, sigma, y);
   }
   template <class Algebra, class S, class Y, class Out>
   [[gnu::always_inline]] static void stage_act_into(const Algebra& a, const Eigen::MatrixBase<S>& sigma,
                                                     const Eigen::MatrixBase<Y>& y, Out&& out,
-                                                    lie_detail::op_buffers<Algebra>& b) {
-    if constexpr (!lie_detail::writes_into<Algebra>) out = stage_act(a, sigma, y);
-    else if constexpr (lie_detail::has_double_actions<Algebra>::value) a.exp_coadjoint_double(sigma, y, out, b.algebra);
+                                                    detail::op_buffers<Algebra>& b) {
+    if constexpr (!detail::writes_into<Algebra>) out = stage_act(a, sigma, y);
+    else if constexpr (detail::has_double_actions<Algebra>::value) a.exp_coadjoint_double(sigma, y, out, b.algebra);
     else a.exp_coadjoint(sigma, y, out, b.algebra);
   }
   /// The stage points' actions for one step (see cayley_coordinates::prepared_action).
   template <class Algebra>
-  using prepared_action = lie_detail::plain_action<Algebra, exp_coordinates>;
+  using prepared_action = detail::plain_action<Algebra, exp_coordinates>;
   /// dexp⁻¹_σ v truncated after degree q in σ (full_series: to round-off).
   template <class Algebra, class S, class V>
   [[gnu::always_inline]] static typename Algebra::vector_type inverse_differential(const Algebra& a, const Eigen::MatrixBase<S>& sigma,
@@ -64,14 +64,14 @@ struct exp_coordinates {
   template <class Algebra, class S, class V, class Out>
   [[gnu::always_inline]] static void inverse_differential_into(const Algebra& a, const Eigen::MatrixBase<S>& sigma,
                                                                const Eigen::MatrixBase<V>& v, int q, Out&& out,
-                                                               lie_detail::op_buffers<Algebra>& b) {
-    lie_detail::dexp_inv_into(a, sigma, v, q, out, b);
+                                                               detail::op_buffers<Algebra>& b) {
+    detail::dexp_inv_into(a, sigma, v, q, out, b);
   }
   /// Buffers of inverse_differential_matrix, sized on first use.
   template <class Algebra>
   struct differential_scratch {
     typename Algebra::operator_type ad, power, next;
-    lie_detail::op_buffers<Algebra> ops;
+    detail::op_buffers<Algebra> ops;
   };
   /// The matrix of dexp⁻¹_σ to round-off, into out: the Bernoulli series Σ_k (B_k/k!) ad_σ^k as
   /// d × d matrices where it converges (spectral radius of ad_σ below 2π); beyond that radius the
@@ -84,8 +84,8 @@ struct exp_coordinates {
                                           differential_scratch<Algebra>& w) {
     using op = typename Algebra::operator_type;
     const int d = a.dim();
-    lie_detail::ad_into(a, sigma, w.ad, w.ops);
-    if (lie_detail::bernoulli_series_into(op::Identity(d, d), full_series,
+    detail::ad_into(a, sigma, w.ad, w.ops);
+    if (detail::bernoulli_series_into(op::Identity(d, d), full_series,
                                           [&](const op& x, op& next) { next.noalias() = w.ad * x; }, out, w.power,
                                           w.next))
       return;
@@ -95,7 +95,7 @@ struct exp_coordinates {
     block_matrix b = block_matrix::Zero(2 * d, 2 * d);
     b.topLeftCorner(d, d) = w.ad;
     b.topRightCorner(d, d).setIdentity();
-    const op dexp_matrix = lie_detail::expm1(b).topRightCorner(d, d);  // e^B − 1 has the same block
+    const op dexp_matrix = detail::expm1(b).topRightCorner(d, d);  // e^B − 1 has the same block
     const Eigen::FullPivLU<op> lu(dexp_matrix);
     if (!lu.isInvertible()) out.setConstant(d, d, std::numeric_limits<double>::quiet_NaN());
     else out = lu.inverse();

@@ -17,13 +17,13 @@
 // h²/4 tr(B̃W̃B̃) ≠ 0, and it lies off the orbit by O(h²). H is extended to u(N)* by
 // H(W) = H(W − τ1) (the identity commutes with everything; in (1) only B̃W̃B̃ sees τ).
 //
-// Two iterations solve (1) to round-off (core/fixed_point.hpp), both optionally
+// Two iterations solve (1) to round-off (solvers/fixed_point.hpp), both optionally
 // Anderson-accelerated (lie_options::acceleration), both giving the same step to the tolerance:
 //
 //   cayley (default)  the unknown is the smooth k = ∇H(W̃) (as RKMK's stage slope). Given k,
 //       B̂ = (h/2)B̃ = −(h/2) hat(k), (1) is linear in W̃ and solved exactly:
 //       W̃ = M W₀ M†, M = (1 − B̂)⁻¹ = 1 + e, e = (1 − B̂)⁻¹B̂, so with X = e W₀,
-//         W̃ − W₀ = X + X† + X e†                           (lie_detail::cayley_congruence, c = 1).
+//         W̃ − W₀ = X + X† + X e†                           (detail::cayley_congruence, c = 1).
 //       A sweep costs an LU factorization of 1 − B̂ and the solve for e (in two halves on two
 //       threads), one product X = eW₀ and the lower triangle of Xe† (half a product), the same
 //       matrix work as one stage of RKMK GL2 in Cayley coordinates (su_n::cayley_action), and it
@@ -43,7 +43,7 @@
 // Starting guess: with no previous step k = ∇H(y₀) (cayley), ỹ = y₀, τ = 0 (commutator); when
 // the step continues the previous ones with the same h (core/continuation.hpp), an extrapolation
 // of their converged unknowns (guess() below; through up to six steps, O(h⁶), the degree chosen
-// by how well each predicted the last step: core/extrapolation.hpp; should the iteration fail
+// by how well each predicted the last step: solvers/extrapolation.hpp; should the iteration fail
 // from it, the step is retried from the fresh guess). Each sweep contracts the
 // error by a fixed factor, so every power of h the guess gains saves sweeps (on sine-Euler su(255)
 // at h = 0.1: 4 sweeps per step instead of 6 from the quadratic extrapolation). The converged
@@ -55,10 +55,10 @@
 #include <string>
 #include <type_traits>
 
-#include "geomint/core/continuation.hpp"
-#include "geomint/core/extrapolation.hpp"
-#include "geomint/core/fixed_point.hpp"
 #include "geomint/core/stepper_base.hpp"
+#include "geomint/lie/lie_continuous_extension.hpp"
+#include "geomint/solvers/extrapolation.hpp"
+#include "geomint/solvers/fixed_point.hpp"
 #include "geomint/lie/lie_options.hpp"
 #include "geomint/lie/lie_poisson_system.hpp"
 #include "geomint/lie/su_n.hpp"
@@ -75,41 +75,47 @@ struct isospectral_midpoint_options : lie_options {
   isospectral_iteration iteration = isospectral_iteration::cayley;
 };
 
-namespace lie_detail {
+namespace detail {
 template <class Algebra>
 struct is_su_n : std::false_type {};
 template <int N>
 struct is_su_n<su_n<N>> : std::true_type {};
-}  // namespace lie_detail
+}  // namespace detail
 
 namespace detail {
 
 template <class Algebra>
-class isospectral_midpoint_workspace {
+class isospectral_midpoint_cache {
   static constexpr int N = Algebra::n;
   static constexpr int D = Algebra::dimension;
   using vec = vector<D>;
   using mat = typename Algebra::matrix_type;
   using unknowns = Eigen::VectorXd;  ///< z = (ỹ, τ)
+  using context = step_context<isospectral_midpoint_options, solver_statistics>;
 
  public:
-  void forget() {
-    cont_.forget();
+  static constexpr reuse kept = reuse::state;  // the last steps' solutions, for the next guess
+  using end_state = vec;
+
+  template <class Sys, class Y>
+  void start(const Sys& sys, const Y&, const context&) {
+    const int d = detail::algebra_of(sys).dim();
+    if (z_.size() != d + 1) resize(d);
     k_history_.forget();
     z_history_.forget();
   }
 
-  template <class Sys, class Y>
-  void step(const Sys& sys, Y& y, double t, double dt, const isospectral_midpoint_options& opt,
-            step_statistics& stats) {
-    const Algebra& alg = lie_detail::algebra_of(sys);
+  template <class Sys, class Y, class Y1>
+  void advance(const Sys& sys, const Y& y, Y1& y1, const context& c) {
+    const Algebra& alg = detail::algebra_of(sys);
+    const double t = c.t, dt = c.h;
+    const isospectral_midpoint_options& opt = c.options;
+    auto& stats = c.stats;
     const int d = alg.dim();
-    if (z_.size() != d + 1) resize(d);
     y0_ = y;
-    require_finite_state(t, dt, y0_);
     alg.hermitian(y0_, w0_, buffers_);
     sys.gradient(y0_, g0_);
-    if (!(cont_.begin(sys, y0_) && dt == dt_previous_ && iteration_ == opt.iteration)) {
+    if (!(c.continuing && dt == c.h_previous && iteration_ == opt.iteration)) {
       k_history_.forget();
       z_history_.forget();
     }
@@ -132,24 +138,17 @@ class isospectral_midpoint_workspace {
       // W₁ − W₀ = h[B̃, W̃] = 2(P + P†) from the last sweep.
       increment_ = 2 * half_commutator_;
     }
-    alg.coefficients_of_lower(increment_, y1_, buffers_);
-    y1_ += y0_;
-    if (!y1_.allFinite())
-      throw step_error(failure_reason::non_finite_value, t, dt, 0, 0, "isospectral midpoint: the new state is not finite");
-    y = y1_;
-    ++stats.steps;
-    cont_.template end<0>() = y1_;
-    cont_.record(sys);
-    dt_previous_ = dt;
+    alg.coefficients_of_lower(increment_, y1, buffers_);
+    y1 += y0_;
   }
 
  private:
   /// k ↦ ∇H(W̃(k)), W̃ = M W₀ M†: B̂ = −(h/2) hat(k), W̃ − W₀ = Δ₁(B̂) = X + X† + Xe†,
-  /// e = (1 − B̂)⁻¹B̂, X = eW₀ (lie_detail::cayley_congruence: after the first sweep, a
+  /// e = (1 − B̂)⁻¹B̂, X = eW₀ (detail::cayley_congruence: after the first sweep, a
   /// first-order correction of the previous one, in single precision where that suffices).
   template <class Sys>
   struct cayley_sweep {
-    isospectral_midpoint_workspace& m;
+    isospectral_midpoint_cache& m;
     const Sys& sys;
     const Algebra& alg;
     double dt;
@@ -170,7 +169,7 @@ class isospectral_midpoint_workspace {
   /// h/2 [B̃, W̃] = P + P†, h²/4 B̃W̃B̃ = P B̂ (lower triangle), split into (ỹ, τ).
   template <class Sys>
   struct commutator_sweep {
-    isospectral_midpoint_workspace& m;
+    isospectral_midpoint_cache& m;
     const Sys& sys;
     const Algebra& alg;
     double dt;
@@ -195,7 +194,7 @@ class isospectral_midpoint_workspace {
   };
 
   /// The starting guess from the unknowns of the last continued steps (midpoints at t − h/2,
-  /// t − 3h/2, …): with two or more, their extrapolation (core/extrapolation.hpp); with one only,
+  /// t − 3h/2, …): with two or more, their extrapolation (solvers/extrapolation.hpp); with one only,
   /// the reflection 2u(y₀) − u₁ (O(h²)); none: u(y₀) (O(h)). The midpoint is off the orbit by
   /// O(h²) (W̃ is a congruence of W₀); extrapolating midpoints from midpoints carries that offset
   /// along, the reflection through y₀ does not.
@@ -207,16 +206,14 @@ class isospectral_midpoint_workspace {
   }
 
   /// Solves (1) from guess(), or, should that fail from an extrapolated guess, from u(y₀) as a
-  /// fresh start would (core/fixed_point.hpp); the converged unknowns join the history.
+  /// fresh start would (solvers/fixed_point.hpp); the converged unknowns join the history.
+  /// From a guess extrapolated along a continued sequence (should it fail from there, the core
+  /// takes the step again as a fresh start, from the state's own guess).
   template <class Problem, class V>
   void solve(Problem& problem, V& u, V& next, const V& at_y0, sequence_extrapolation<V>& history,
-             const isospectral_midpoint_options& opt, step_statistics& stats, const newton_context& ctx) {
+             const isospectral_midpoint_options& opt, solver_statistics& stats, const newton_context& ctx) {
     guess(u, at_y0, history);
-    fixed_point_solve_or_restart(problem, u, next, opt.newton, stats.fixed_point, ctx, opt.acceleration, anderson_,
-                                 history.size() > 0, [&](V& fresh) {
-                                   history.forget();
-                                   fresh = at_y0;
-                                 });
+    fixed_point_solve(problem, u, next, opt.newton, stats.fixed_point, ctx, opt.acceleration, anderson_);
     history.record(u);
   }
 
@@ -226,7 +223,6 @@ class isospectral_midpoint_workspace {
     k_history_.forget();
     z_history_.forget();
     for (mat* a : {&w0_, &w_, &b_, &p_, &half_commutator_, &next_w_, &increment_}) a->resize(N, N);
-    cont_.resize(d);
   }
 
   vec y0_, ys_, g_, g0_, y1_, k_, k_next_;
@@ -235,11 +231,9 @@ class isospectral_midpoint_workspace {
   sequence_extrapolation<unknowns> z_history_;  ///< converged z likewise (commutator iteration)
   mat w0_, w_, b_, p_, half_commutator_, next_w_, increment_;
   typename Algebra::basis_buffers buffers_;  ///< the change of basis state ↔ matrix
-  lie_detail::cayley_congruence<mat> congruence_;
+  detail::cayley_congruence<mat> congruence_;
   isospectral_iteration iteration_ = isospectral_iteration::cayley;
   anderson_workspace anderson_;
-  continuation<vec> cont_;  ///< the last step's end point
-  double dt_previous_ = 0;
 };
 
 }  // namespace detail
@@ -249,23 +243,31 @@ class isospectral_midpoint_workspace {
 /// Options: isospectral_midpoint_options (lie_options' tolerance of one ulp and Anderson depth,
 /// 0 = plain iteration; the iteration, cayley by default).
 template <class Algebra>
-class isospectral_midpoint
-    : public stepper_base<isospectral_midpoint<Algebra>, vector<Algebra::dimension>, isospectral_midpoint_options> {
-  static_assert(lie_detail::is_su_n<Algebra>::value,
+class isospectral_midpoint : public stepper_base<isospectral_midpoint<Algebra>, vector<Algebra::dimension>,
+                                                 isospectral_midpoint_options, solver_statistics> {
+  static_assert(detail::is_su_n<Algebra>::value,
                 "geomint: isospectral_midpoint is implemented for su_n<N> (Hermitian-matrix realization)");
-  using base = stepper_base<isospectral_midpoint<Algebra>, vector<Algebra::dimension>, isospectral_midpoint_options>;
+  using base = stepper_base<isospectral_midpoint<Algebra>, vector<Algebra::dimension>, isospectral_midpoint_options,
+                            solver_statistics>;
 
  public:
   using algebra_type = Algebra;
-  using properties = method_properties<2, true, true, conserves_casimirs>;
+  static constexpr method_properties properties = method_properties()
+                                                      .order(2)
+                                                      .symmetric(true)
+                                                      .symplectic(true)
+                                                      .conserves(conserves_casimirs)
+                                                      .state(state_kind::coadjoint_vector);
   template <class System>
-  using workspace = detail::isospectral_midpoint_workspace<Algebra>;
+  using cache = detail::isospectral_midpoint_cache<Algebra>;
+  template <class System>
+  using continuous_extension = lie_continuous_extension<System>;
 
   using base::base;
 
   template <class System, class X>
   static auto check_state(const System& sys, const X& x) {
-    return lie_detail::check_system<System, Algebra, X>(sys, x);
+    return detail::check_system<System, Algebra, X>(sys, x);
   }
 };
 

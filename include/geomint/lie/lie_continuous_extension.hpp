@@ -23,7 +23,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "geomint/core/hermite.hpp"
+#include "geomint/solvers/hermite.hpp"
 #include "geomint/core/state_view.hpp"
 #include "geomint/core/step_error.hpp"
 #include "geomint/lie/exp_coordinates.hpp"
@@ -39,7 +39,9 @@ class lie_continuous_extension {
  public:
   static constexpr int max_dimension = 64;
 
-  explicit lie_continuous_extension(const System& sys) : sys_(&sys), alg_(&lie_detail::algebra_of(sys)) {
+  template <class Stepper, class State>
+  lie_continuous_extension(const Stepper&, const System& sys, const State&) : lie_continuous_extension(sys) {}
+  explicit lie_continuous_extension(const System& sys) : sys_(&sys), alg_(&detail::algebra_of(sys)) {
     const int d = alg_->dim();
     if (d > max_dimension)
       throw std::invalid_argument("geomint::dense_output: the orbit-preserving Lie–Poisson extension is offered up to "
@@ -48,9 +50,10 @@ class lie_continuous_extension {
     jacobian_.resize(d, d);
   }
 
-  /// A new step [t0, t0 + h] from x0 to x1; σ₁ is found on the first evaluation.
+  /// A new step [t0, t0 + h] from x0 to x1; σ₁ is found on the first evaluation (nothing is
+  /// carried from one step to the next).
   template <class State>
-  void begin_step(const State& x0, const State& x1, double t0, double h) {
+  void begin_step(const State& x0, const State& x1, double t0, double h, bool /*continued*/ = false) {
     y0_ = view(x0);
     y1_ = view(x1);
     t0_ = t0;
@@ -89,7 +92,7 @@ class lie_continuous_extension {
     // σ'(1) = h dexp⁻¹_{σ₁} ∇H(y₁): the Bernoulli series, or beyond its radius (|σ₁| ≥ 2π on
     // so3, a long step of a fast body) the inverse of dexp's matrix.
     bool converged = false;
-    v1_ = lie_detail::bernoulli_series(g_, full_series, [&](const vec& x) -> vec { return alg_->bracket(sigma1_, x); },
+    v1_ = detail::bernoulli_series(g_, full_series, [&](const vec& x) -> vec { return alg_->bracket(sigma1_, x); },
                                        &converged);
     if (!converged) v1_ = exp_coordinates::inverse_differential_matrix(*alg_, sigma1_) * g_;
     if (!v1_.allFinite())

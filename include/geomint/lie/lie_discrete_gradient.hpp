@@ -24,10 +24,11 @@
 #include <limits>
 #include <type_traits>
 
-#include "geomint/core/linear_solvers.hpp"
-#include "geomint/core/newton.hpp"
 #include "geomint/core/stepper_base.hpp"
 #include "geomint/lie/exp_coordinates.hpp"
+#include "geomint/lie/lie_continuous_extension.hpp"
+#include "geomint/solvers/linear_solvers.hpp"
+#include "geomint/solvers/newton.hpp"
 #include "geomint/lie/lie_options.hpp"
 #include "geomint/lie/lie_poisson_system.hpp"
 
@@ -76,7 +77,7 @@ enum class lie_jacobian {
 
 /// lie_discrete_gradient's options: newton's tolerance defaults to
 /// DiscreteGradient::tolerance_ulps ulps (lie_discrete_gradient::default_options()).
-struct lie_discrete_gradient_options : step_options {
+struct lie_discrete_gradient_options : solver_options {
   lie_discrete_gradient_options() { newton = lie_newton_defaults(); }
   lie_jacobian jacobian = lie_jacobian::exact;
 };
@@ -84,35 +85,35 @@ struct lie_discrete_gradient_options : step_options {
 namespace detail {
 
 template <class Algebra, class Coordinates, class DiscreteGradient>
-class discrete_gradient_workspace {
+class discrete_gradient_cache {
   static constexpr int D = Algebra::dimension;
   using vec = vector<D>;
   using mat = typename Algebra::operator_type;
+  using context = step_context<lie_discrete_gradient_options, solver_statistics>;
 
  public:
-  void forget() {}
+  static constexpr reuse kept = reuse::nothing;
+  using end_state = vec;
 
   template <class Sys, class Y>
-  void step(const Sys& sys, Y& y, double t, double dt, const lie_discrete_gradient_options& opt,
-            step_statistics& stats) {
-    const Algebra& alg = lie_detail::algebra_of(sys);
+  void start(const Sys&, const Y&, const context&) {}
+
+  template <class Sys, class Y, class Y1>
+  void advance(const Sys& sys, const Y& y, Y1& y1, const context& c) {
+    const Algebra& alg = detail::algebra_of(sys);
+    const double t = c.t, dt = c.h;
+    const lie_discrete_gradient_options& opt = c.options;
     if (d_ != alg.dim()) resize(alg.dim());
     y0_ = y;
-    require_finite_state(t, dt, y0_);
     sys.gradient(y0_, g0_);
     sigma_ = dt * g0_;  // initial guess σ⁰ = h ∇H(y₀)
     problem<Sys> p{*this, sys, alg, opt.jacobian, t, dt};
     newton_options newton = opt.newton;
     if (opt.jacobian == lie_jacobian::exact) newton.refresh_contraction = 0;  // full Newton: (5.28) at every iterate
     else newton.refresh_contraction = 1;  // a refresh would return the same frozen matrix
-    newton_solve(p, sigma_, sigma0_, r_, newton, stats.newton,
+    newton_solve(p, sigma_, sigma0_, r_, newton, c.stats.newton,
                  newton_context{t, dt, "Lie discrete-gradient equation g(σ) = 0 (5.27)"});
-    Coordinates::act_into(alg, sigma_, y0_, y1_, ops_);
-    if (!y1_.allFinite())
-      throw step_error(failure_reason::non_finite_value, t, dt, 0, 0,
-                       "Lie discrete gradient: the new state is not finite");
-    y = y1_;
-    ++stats.steps;
+    Coordinates::act_into(alg, sigma_, y0_, y1, ops_);
   }
 
  private:
@@ -125,7 +126,7 @@ class discrete_gradient_workspace {
 
   template <class Sys>
   struct problem {
-    discrete_gradient_workspace& m;
+    discrete_gradient_cache& m;
     const Sys& sys;
     const Algebra& alg;
     lie_jacobian jacobian;
@@ -140,17 +141,17 @@ class discrete_gradient_workspace {
     void update_jacobian(const vec& sigma) {
       auto& b = m.lu_.system_matrix();
       if (jacobian == lie_jacobian::frozen) {
-        lie_detail::hessian(sys, m.y0_, m.hess_, m.hessian_buffers_);
-        lie_detail::poisson_tensor_into(alg, m.y0_, m.poisson_, m.ops_);
+        detail::hessian(sys, m.y0_, m.hess_, m.hessian_buffers_);
+        detail::poisson_tensor_into(alg, m.y0_, m.poisson_, m.ops_);
         b.noalias() = (-dt / 2) * m.hess_ * m.poisson_;
         b.diagonal().array() += 1;
         m.dpsi_inv_.setIdentity();
       } else {
         Coordinates::act_into(alg, sigma, m.y0_, m.y1_, m.ops_);
         DiscreteGradient::hessian_point(m.y0_, m.y1_, m.point_);
-        lie_detail::hessian(sys, m.point_, m.hess_, m.hessian_buffers_);
+        detail::hessian(sys, m.point_, m.hess_, m.hessian_buffers_);
         Coordinates::inverse_differential_matrix(alg, sigma, m.dpsi_inv_, m.differential_);
-        lie_detail::poisson_tensor_into(alg, m.y1_, m.poisson_, m.ops_);
+        detail::poisson_tensor_into(alg, m.y1_, m.poisson_, m.ops_);
         b = m.dpsi_inv_;
         b.noalias() += (-dt / 2) * m.hess_ * m.poisson_;
       }
@@ -182,8 +183,8 @@ class discrete_gradient_workspace {
   vec y0_, y1_, g0_, dh_, sigma_, sigma0_, r_, scratch_, point_;
   mat hess_, dpsi_inv_, poisson_;
   typename Coordinates::template differential_scratch<Algebra> differential_;
-  lie_detail::op_buffers<Algebra> ops_;
-  lie_detail::hessian_buffers<vec> hessian_buffers_;
+  detail::op_buffers<Algebra> ops_;
+  detail::hessian_buffers<vec> hessian_buffers_;
   dense_lu<size::fixed_if_small(D)> lu_;
 };
 
@@ -194,18 +195,24 @@ class discrete_gradient_workspace {
 template <class Algebra, class Coordinates = exp_coordinates, class DiscreteGradient = trapezoidal_gradient>
 class lie_discrete_gradient
     : public stepper_base<lie_discrete_gradient<Algebra, Coordinates, DiscreteGradient>, vector<Algebra::dimension>,
-                          lie_discrete_gradient_options> {
+                          lie_discrete_gradient_options, solver_statistics> {
   static_assert(Coordinates::template applies_to<Algebra>,
                 "geomint: Cayley coordinates need a quadratic group (Algebra::has_cayley)");
   using base = stepper_base<lie_discrete_gradient<Algebra, Coordinates, DiscreteGradient>, vector<Algebra::dimension>,
-                            lie_discrete_gradient_options>;
+                            lie_discrete_gradient_options, solver_statistics>;
 
  public:
   using algebra_type = Algebra;
   using coordinates_type = Coordinates;
-  using properties = method_properties<2, true, false, conserves_casimirs | conserves_energy>;
+  static constexpr method_properties properties = method_properties()
+                                                      .order(2)
+                                                      .symmetric(true)
+                                                      .conserves(conserves_casimirs | conserves_energy)
+                                                      .state(state_kind::coadjoint_vector);
   template <class System>
-  using workspace = detail::discrete_gradient_workspace<Algebra, Coordinates, DiscreteGradient>;
+  using cache = detail::discrete_gradient_cache<Algebra, Coordinates, DiscreteGradient>;
+  template <class System>
+  using continuous_extension = lie_continuous_extension<System>;
 
   explicit lie_discrete_gradient(const lie_discrete_gradient_options& options = default_options()) : base(options) {}
 
@@ -218,7 +225,7 @@ class lie_discrete_gradient
 
   template <class System, class X>
   static auto check_state(const System& sys, const X& x) {
-    return lie_detail::check_system<System, Algebra, X>(sys, x);
+    return detail::check_system<System, Algebra, X>(sys, x);
   }
 };
 

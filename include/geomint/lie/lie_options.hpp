@@ -1,4 +1,4 @@
-// Options of the Lie–Poisson steppers: the core's, with the Newton and fixed-point tolerance at
+// Options of the Lie–Poisson steppers: the solvers', with the Newton and fixed-point tolerance at
 // one ulp (lie_newton_defaults), and for RKMK the choice of stage solver and the fixed-point
 // iteration's acceleration. consistency_tolerance
 // is not used: every y ∈ g* lies on its coadjoint orbit.
@@ -6,8 +6,8 @@
 
 #include <limits>
 
-#include "geomint/core/fixed_point.hpp"
-#include "geomint/core/options.hpp"
+#include "geomint/solvers/fixed_point.hpp"
+#include "geomint/solvers/solver_options.hpp"
 
 namespace geomint {
 
@@ -28,11 +28,11 @@ enum class lie_stage_solver {
   fixed_point,  ///< K ← F(K), matrix-free; converges for small h
 };
 
-struct lie_options : step_options {
+struct lie_options : solver_options {
   lie_options() { newton = lie_newton_defaults(); }
   lie_stage_solver stage_solver = lie_stage_solver::automatic;
   /// Fixed-point stage iterations (lie_stage_solver::fixed_point, isospectral_midpoint):
-  /// Anderson acceleration of depth anderson_depth (core/fixed_point.hpp); 0 = plain iteration.
+  /// Anderson acceleration of depth anderson_depth (solvers/fixed_point.hpp); 0 = plain iteration.
   fixed_point_acceleration acceleration;
   static constexpr int fixed_point_threshold = 1000;
 };

@@ -14,8 +14,8 @@
 // (On an algebra whose orthonormal basis makes ad skew, ad*_w = −ad_w and (47) is
 // Leimkuhler–Patrick's t v₂ = t v₁ + g♯g(w, ad_w ·).) The leapfrog is symmetric, second order.
 //
-// Only ∇H is called; it must be linear (H quadratic). The first step with a system checks that,
-// at the state and at a fixed point of the state's size.
+// Only ∇H is called; it must be linear (H quadratic). A fresh start checks that, at the state and
+// at a fixed point of the state's size.
 #pragma once
 
 #include <cmath>
@@ -23,15 +23,16 @@
 #include <stdexcept>
 #include <type_traits>
 
-#include "geomint/core/continuation.hpp"
-#include "geomint/core/fixed_point.hpp"
 #include "geomint/core/stepper_base.hpp"
+#include "geomint/lie/lie_continuous_extension.hpp"
 #include "geomint/lie/lie_poisson_system.hpp"
+#include "geomint/solvers/fixed_point.hpp"
+#include "geomint/solvers/solver_options.hpp"
 
 namespace geomint {
 
 /// The fixed-point iteration stops at 4 ulps of relative change (or a stall within 4 × that).
-struct lie_poisson_leapfrog_options : step_options {
+struct lie_poisson_leapfrog_options : solver_options {
   lie_poisson_leapfrog_options() {
     newton.tolerance = 4 * std::numeric_limits<double>::epsilon();
     newton.stall_factor = 4;
@@ -42,35 +43,38 @@ struct lie_poisson_leapfrog_options : step_options {
 namespace detail {
 
 template <class Algebra>
-class lie_poisson_leapfrog_workspace {
+class lie_poisson_leapfrog_cache {
   static constexpr int D = Algebra::dimension;
   using vec = vector<D>;
+  using context = step_context<lie_poisson_leapfrog_options, solver_statistics>;
 
  public:
-  void forget() { checked_.clear(); }
+  /// Nothing of a step serves the next, but a continued step skips the check of ∇H.
+  static constexpr reuse kept = reuse::state;
+  using end_state = vec;
 
+  /// ∇H is linear for this system (a system rebuilt in place is a fresh start and checked again).
   template <class Sys, class Y>
-  void step(const Sys& sys, Y& y, double t, double dt, const lie_poisson_leapfrog_options& opt,
-            step_statistics& stats) {
-    const Algebra& alg = lie_detail::algebra_of(sys);
-    const int d = alg.dim();
+  void start(const Sys& sys, const Y& y, const context& c) {
+    const int d = detail::algebra_of(sys).dim();
     if (pi1_.size() != d) resize(d);
     pi1_ = y;
-    require_finite_state(t, dt, pi1_);
-    if (!checked_.matches(sys)) check_linear_gradient(sys);  // a system rebuilt in place is checked again
+    check_linear_gradient(sys, c.t, c.h);
+  }
 
+  template <class Sys, class Y, class Y1>
+  void advance(const Sys& sys, const Y& y, Y1& y1, const context& c) {
+    const Algebra& alg = detail::algebra_of(sys);
+    const double t = c.t, dt = c.h;
+    pi1_ = y;
     p_ = pi1_;
     iteration<Sys> problem{*this, sys, alg, t, dt};
-    fixed_point_solve(problem, p_, next_, opt.newton, stats.fixed_point,
+    fixed_point_solve(problem, p_, next_, c.options.newton, c.stats.fixed_point,
                       newton_context{t, dt, "Lie–Poisson leapfrog, the iteration w = t v₁ + ½A(w)"});
     sys.gradient(p_, w_);
     w_ *= dt;
-    lie_detail::ad_star_into(alg, w_, p_, fp_, ops_);
-    next_ = pi1_ - fp_;  // (47)
-    if (!next_.allFinite())
-      throw step_error(failure_reason::non_finite_value, t, dt, 0, 0, "Lie–Poisson leapfrog: the new state is not finite");
-    y = next_;
-    ++stats.steps;
+    detail::ad_star_into(alg, w_, p_, fp_, ops_);
+    y1 = pi1_ - fp_;  // (47)
   }
 
  private:
@@ -78,7 +82,7 @@ class lie_poisson_leapfrog_workspace {
   /// −ad*_w as a d × d matrix, large ones bracket by bracket (into the workspace's vectors).
   template <class Sys>
   struct iteration {
-    lie_poisson_leapfrog_workspace& m;
+    lie_poisson_leapfrog_cache& m;
     const Sys& sys;
     const Algebra& alg;
     double t, dt;
@@ -88,17 +92,22 @@ class lie_poisson_leapfrog_workspace {
       bool converged = true;
       if (p.size() <= 24) {
         m.op_ = -alg.ad_star(m.w_);
-        m.fp_ = lie_detail::bernoulli_series(p, full_series, [&](const vec& v) -> vec { return m.op_ * v; }, &converged);
+        m.fp_ = detail::bernoulli_series(p, full_series, [&](const vec& v) -> vec { return m.op_ * v; }, &converged);
       } else {
         auto apply = [&](const vec& v, vec& out) {
-          lie_detail::ad_star_into(alg, m.w_, v, out, m.ops_);
+          detail::ad_star_into(alg, m.w_, v, out, m.ops_);
           out = -out;
         };
-        converged = lie_detail::bernoulli_series_into(p, full_series, apply, m.fp_, m.power_, m.power_next_);
+        converged = detail::bernoulli_series_into(p, full_series, apply, m.fp_, m.power_, m.power_next_);
       }
-      if (!converged)
+      if (!converged) {
+        // A NaN or Inf from the model is not a divergence of the series.
+        if (!m.w_.allFinite())
+          throw step_error(failure_reason::non_finite_value, t, dt, 0, 0,
+                           "Lie–Poisson leapfrog: the gradient ∇H is not finite");
         throw step_error(failure_reason::newton_diverged, t, dt, 0, 0,
                          "Lie–Poisson leapfrog: the series f(−ad*_w) diverges (step too large)");
+      }
       next = m.pi1_ + p - m.fp_;
     }
     double change_norm(const vec& next, const vec& p) const {
@@ -114,7 +123,7 @@ class lie_poisson_leapfrog_workspace {
   /// fixed generic point u of π's size (at least 1): H is a quadratic form. (At π alone a state
   /// at or near 0 passes any H: a quartic term vanishes there.)
   template <class Sys>
-  void check_linear_gradient(const Sys& sys) {
+  void check_linear_gradient(const Sys& sys, double t, double h) {
     const Eigen::Index d = pi1_.size();
     vec u(d), gp(d), gu(d), g2u(d), gsum(d), g0(d);
     const double size = std::fmax(pi1_.cwiseAbs().maxCoeff(), 1.0);
@@ -124,6 +133,8 @@ class lie_poisson_leapfrog_workspace {
     sys.gradient(vec(2 * u), g2u);
     sys.gradient(vec(pi1_ + u), gsum);
     sys.gradient(vec(vec::Zero(d)), g0);
+    if (!(all_finite(gp, gu) && all_finite(g2u, gsum) && all_finite(g0)))
+      throw step_error(failure_reason::non_finite_value, t, h, 0, 0, "Lie–Poisson leapfrog: the gradient ∇H is not finite");
     const double scale = std::fmax(std::fmax(gp.cwiseAbs().maxCoeff(), gu.cwiseAbs().maxCoeff()), 1e-300);
     const double defect = std::fmax(std::fmax((g2u - 2 * gu).cwiseAbs().maxCoeff(), (gsum - gp - gu).cwiseAbs().maxCoeff()),
                                     g0.cwiseAbs().maxCoeff());
@@ -137,26 +148,36 @@ class lie_poisson_leapfrog_workspace {
   system_fingerprint checked_;  ///< the system ∇H was found linear for (core/continuation.hpp)
   vec pi1_, p_, w_, fp_, next_, power_, power_next_;  ///< power_, power_next_: the series' terms
   typename Algebra::operator_type op_;
-  lie_detail::op_buffers<Algebra> ops_;
+  detail::op_buffers<Algebra> ops_;
 };
 
 }  // namespace detail
 
 /// Symmetric, second order, a Poisson map on the coadjoint orbit.
 template <class Algebra>
-class lie_poisson_leapfrog
-    : public stepper_base<lie_poisson_leapfrog<Algebra>, vector<Algebra::dimension>, lie_poisson_leapfrog_options> {
+class lie_poisson_leapfrog : public stepper_base<lie_poisson_leapfrog<Algebra>, vector<Algebra::dimension>,
+                                                 lie_poisson_leapfrog_options, solver_statistics> {
+  using base = stepper_base<lie_poisson_leapfrog<Algebra>, vector<Algebra::dimension>, lie_poisson_leapfrog_options,
+                            solver_statistics>;
+
  public:
   using algebra_type = Algebra;
-  using properties = method_properties<2, true, true, conserves_casimirs>;
+  static constexpr method_properties properties = method_properties()
+                                                      .order(2)
+                                                      .symmetric(true)
+                                                      .symplectic(true)
+                                                      .conserves(conserves_casimirs)
+                                                      .state(state_kind::coadjoint_vector);
   template <class System>
-  using workspace = detail::lie_poisson_leapfrog_workspace<Algebra>;
+  using cache = detail::lie_poisson_leapfrog_cache<Algebra>;
+  template <class System>
+  using continuous_extension = lie_continuous_extension<System>;
 
-  using stepper_base<lie_poisson_leapfrog<Algebra>, vector<Algebra::dimension>, lie_poisson_leapfrog_options>::stepper_base;
+  using base::base;
 
   template <class System, class X>
   static auto check_state(const System& sys, const X& x) {
-    return lie_detail::check_system<System, Algebra, X>(sys, x);
+    return detail::check_system<System, Algebra, X>(sys, x);
   }
 };
 

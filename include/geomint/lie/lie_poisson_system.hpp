@@ -23,14 +23,14 @@
 #include <utility>
 
 #include "geomint/core/state_view.hpp"
-#include "geomint/core/statistics.hpp"
+#include "geomint/solvers/solver_options.hpp"
 #include "geomint/core/step_checks.hpp"
 #include "geomint/core/step_error.hpp"
 #include "geomint/lie/algebra.hpp"
 
 namespace geomint {
 
-namespace lie_detail {
+namespace detail {
 
 template <class S, class = void>
 struct has_algebra : std::false_type {};
@@ -104,7 +104,7 @@ auto check_system(const System& sys, const State& x) {
   return std::bool_constant<same_algebra && fits>{};
 }
 
-}  // namespace lie_detail
+}  // namespace detail
 
 /// ẏ = J(y)∇H(y) = −ad*_{∇H(y)} y as a Boost.Odeint system (x, dxdt, t), for reference solutions
 /// computed with odeint's classical steppers. The system is held by reference.
@@ -115,7 +115,7 @@ class lie_poisson_vector_field {
   template <class State, class Deriv>
   void operator()(const State& x, Deriv& dxdt, double /*t*/) const {
     using vec = typename System::algebra_type::vector_type;
-    const auto& a = lie_detail::algebra_of(system_);
+    const auto& a = detail::algebra_of(system_);
     const vec y = Eigen::Map<const Eigen::VectorXd>(x.data(), static_cast<Eigen::Index>(x.size()));
     vec g(a.dim());
     system_.gradient(y, g);
@@ -126,7 +126,7 @@ class lie_poisson_vector_field {
   const System& system_;
 };
 
-/// The same as step_statistics (kept for code written against earlier versions).
-using lie_statistics = step_statistics;
+/// The counters of the Lie–Poisson steppers: the core's and the stage solvers'.
+using lie_statistics = solver_statistics;
 
 }  // namespace geomint

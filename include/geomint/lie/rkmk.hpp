@@ -31,15 +31,15 @@
 #include <type_traits>
 #include <utility>
 
-#include "geomint/core/continuation.hpp"
-#include "geomint/core/extrapolation.hpp"
-#include "geomint/core/fixed_point.hpp"
-#include "geomint/core/linear_solvers.hpp"
-#include "geomint/core/newton.hpp"
 #include "geomint/core/stepper_base.hpp"
 #include "geomint/lie/exp_coordinates.hpp"
+#include "geomint/lie/lie_continuous_extension.hpp"
 #include "geomint/lie/lie_options.hpp"
 #include "geomint/lie/lie_poisson_system.hpp"
+#include "geomint/solvers/extrapolation.hpp"
+#include "geomint/solvers/fixed_point.hpp"
+#include "geomint/solvers/linear_solvers.hpp"
+#include "geomint/solvers/newton.hpp"
 #include "geomint/tableau/named_tableaux.hpp"
 
 namespace geomint {
@@ -63,41 +63,50 @@ struct has_constant_tableau<Tag, std::void_t<decltype(std::integral_constant<boo
 /// a method tag Tag with a constant explicit tableau (rk::forward_euler, rk::heun, rk::rk4): its
 /// stages are then formed from compile-time coefficients (see explicit_stage).
 template <class Algebra, int S, class Coordinates, class Tag = void>
-class rkmk_workspace {
+class rkmk_cache {
   static constexpr bool constant_tableau = has_constant_tableau<Tag>::value;
   static constexpr bool two_commutators = std::is_same_v<Tag, rk::rk4_two_commutators>;
   static constexpr int D = Algebra::dimension;
   static constexpr int SD = size::fixed_if_small(size::product(S, D));
   using vec = vector<D>;
+  using context = step_context<lie_options, solver_statistics>;
 
  public:
-  explicit rkmk_workspace(const butcher_tableau<S>& tableau)
+  /// An explicit method named by a tag keeps nothing between steps; an implicit tableau keeps
+  /// its stage Jacobian (Newton) or the stages of the last steps (fixed point) for the next guess.
+  static constexpr reuse kept = constant_tableau || two_commutators ? reuse::nothing : reuse::state;
+  using end_state = vec;
+
+  template <class Method, class = decltype(std::declval<const Method&>().tableau())>
+  explicit rkmk_cache(const Method& method) : rkmk_cache(method.tableau()) {}
+  explicit rkmk_cache(const butcher_tableau<S>& tableau)
       : tableau_(tableau), explicit_(tableau.is_explicit()), truncation_(Coordinates::truncation(tableau.order)) {
     for (int i = 0; i < S; ++i)
       for (int j = 0; j < S; ++j)
         if (tableau_.a(i, j) != 0) nonzero_[i][nonzero_count_[i]++] = j;
   }
 
-  /// Copies start afresh: no stage Jacobian, no previous step.
-  void forget() {
+  /// A fresh start: no stage Jacobian, no previous stages.
+  template <class Sys, class Y>
+  void start(const Sys&, const Y&, const context&) {
     jacobian_valid_ = false;
-    cont_.forget();
+    k_history_.forget();
   }
 
-  template <class Sys, class Y>
-  void step(const Sys& sys, Y& y, double t, double dt, const lie_options& opt, step_statistics& stats) {
+  template <class Sys, class Y, class Y1>
+  void advance(const Sys& sys, const Y& y, Y1& y1, const context& c) {
     if constexpr (two_commutators) {
       static_assert(std::is_same_v<Coordinates, exp_coordinates>,
                     "geomint: rk::rk4_two_commutators is an RKMK method in exp coordinates");
-      explicit_step(sys, y, t, dt, stats);
+      explicit_step(sys, y, y1, c.h);
     } else if constexpr (constant_tableau) {
       // A method tag's constant tableau is explicit: no stage solver is instantiated for it.
       static_assert(strictly_lower_constant_tableau(), "geomint: a constant tableau must be explicit");
-      explicit_step(sys, y, t, dt, stats);
+      explicit_step(sys, y, y1, c.h);
     } else if (explicit_) {
-      explicit_step(sys, y, t, dt, stats);
+      explicit_step(sys, y, y1, c.h);
     } else {
-      implicit_step(sys, y, t, dt, opt, stats);
+      implicit_step(sys, y, y1, c);
     }
   }
 
@@ -114,39 +123,33 @@ class rkmk_workspace {
     return true;
   }
 
-  template <class Sys, class Y>
-  void explicit_step(const Sys& sys, Y& y, double t, double dt, step_statistics& stats) {
-    const Algebra& alg = lie_detail::algebra_of(sys);
+  template <class Sys, class Y, class Y1>
+  void explicit_step(const Sys& sys, const Y& y, Y1& y1, double dt) {
+    const Algebra& alg = detail::algebra_of(sys);
     if constexpr (D != dynamic) {
       // Fixed size: the scratch on the stack, so that the chain of dependent stages runs in
       // registers instead of through stores to and loads from *this.
       stage_scratch w;
       w.y0 = y;
-      explicit_stages_and_finish(sys, alg, t, dt, w, y, stats);
+      explicit_stages_and_finish(sys, alg, dt, w, y1);
     } else {
       if (d_ != alg.dim()) resize(alg.dim(), false);
       w_.y0 = y;
-      explicit_stages_and_finish(sys, alg, t, dt, w_, y, stats);
+      explicit_stages_and_finish(sys, alg, dt, w_, y1);
     }
   }
 
-  template <class Sys, class Y>
-  void implicit_step(const Sys& sys, Y& y, double t, double dt, const lie_options& opt, step_statistics& stats) {
-    const Algebra& alg = lie_detail::algebra_of(sys);
-    const bool fixed_point = uses_fixed_point(opt, alg.dim());
+  template <class Sys, class Y, class Y1>
+  void implicit_step(const Sys& sys, const Y& y, Y1& y1, const context& c) {
+    const Algebra& alg = detail::algebra_of(sys);
+    const bool fixed_point = uses_fixed_point(c.options, alg.dim());
     if (d_ != alg.dim() || fixed_point_ != fixed_point) resize(alg.dim(), fixed_point);
     w_.y0 = y;
-    require_finite_state(t, dt, w_.y0);
     action_.prepare(alg, w_.y0);
-    if (fixed_point_) fixed_point_stages(sys, alg, t, dt, opt, stats);
-    else implicit_stages(sys, alg, t, dt, opt, stats);
-    finish<true>(alg, t, dt, w_, y, stats);
-    if (fixed_point_) {  // only after a successful step: the next one may extrapolate from it
-      k_history_.record(w_.k);
-      cont_.template end<0>() = w_.y1;
-      cont_.record(sys);
-      dt_previous_ = dt;
-    }
+    if (fixed_point_) fixed_point_stages(sys, alg, c);
+    else implicit_stages(sys, alg, c);
+    finish<true>(alg, c.h, w_, y1);
+    if (fixed_point_) k_history_.record(w_.k);  // the next step may extrapolate from it
   }
 
   void resize(int d, bool fixed_point) {
@@ -154,7 +157,6 @@ class rkmk_workspace {
     w_.resize(d);
     g0_.resize(d);
     fixed_point_ = fixed_point;
-    cont_.resize(d);
     if (!explicit_ && fixed_point_) {
       k_next_.resize(d, S);
       k_history_.forget();
@@ -172,11 +174,11 @@ class rkmk_workspace {
 
   /// The step's state y₀, the stage slopes k = (k_1, …, k_s), one stage's σ_i, y_i, ∇H(y_i),
   /// the new state, and the buffers of the algebra's operations (empty unless they write into
-  /// them, lie_detail::writes_into).
+  /// them, detail::writes_into).
   struct stage_scratch {
     vec y0, sigma, ys, g, y1;
     matrix<D, S> k;
-    lie_detail::op_buffers<Algebra> ops;
+    detail::op_buffers<Algebra> ops;
     void resize(int d) {
       for (vec* v : {&y0, &sigma, &ys, &g, &y1}) v->resize(d);
       k.resize(d, S);
@@ -184,40 +186,32 @@ class rkmk_workspace {
   };
 
   /// The stages of an explicit method, then the update.
-  template <class Sys, class Y>
-  [[gnu::always_inline]] void explicit_stages_and_finish(const Sys& sys, const Algebra& alg, double t, double dt,
-                                                         stage_scratch& w, Y& y, step_statistics& stats) {
+  template <class Sys, class Y1>
+  GEOMINT_ALWAYS_INLINE void explicit_stages_and_finish(const Sys& sys, const Algebra& alg, double dt,
+                                                        stage_scratch& w, Y1& y1) {
     if constexpr (two_commutators) {
       two_commutator_stages(sys, alg, dt, w);
-      finish_at<false>(alg, t, dt, w, y, stats);
+      finish_at<false>(alg, w, y1);
     } else {
       explicit_stages(sys, alg, dt, w);
-      finish<false>(alg, t, dt, w, y, stats);
+      finish<false>(alg, dt, w, y1);
     }
   }
 
-  /// σ = h Σ b_i k_i, y₁ = Ad*_{ψ(−σ)} y₀ ((4.21), (4.23)); y is only written if y₁ is finite.
+  /// σ = h Σ b_i k_i, y₁ = Ad*_{ψ(−σ)} y₀ ((4.21), (4.23)) into y1.
   /// Prepared: the implicit stages' action_ (prepared for w.y0) acts.
-  template <bool Prepared, class Y>
-  [[gnu::always_inline]] void finish(const Algebra& alg, double t, double dt, stage_scratch& w, Y& y, step_statistics& stats) {
+  template <bool Prepared, class Y1>
+  GEOMINT_ALWAYS_INLINE void finish(const Algebra& alg, double dt, stage_scratch& w, Y1& y1) {
     w.sigma.noalias() = w.k * (dt * tableau_.b);  // h b_i first: one product less after the last k_i
-    finish_at<Prepared>(alg, t, dt, w, y, stats);
+    finish_at<Prepared>(alg, w, y1);
   }
-  /// y₁ = Ad*_{ψ(−σ)} y₀ for the σ in w.sigma; y is only written if y₁ is finite.
-  template <bool Prepared, class Y>
-  [[gnu::always_inline]] void finish_at(const Algebra& alg, double t, double dt, stage_scratch& w, Y& y,
-                                        step_statistics& stats) {
+  /// y₁ = Ad*_{ψ(−σ)} y₀ for the σ in w.sigma.
+  template <bool Prepared, class Y1>
+  GEOMINT_ALWAYS_INLINE void finish_at(const Algebra& alg, stage_scratch& w, Y1& y1) {
     if constexpr (Prepared)
-      action_.act(alg, w.sigma, w.y1);
+      action_.act(alg, w.sigma, y1);
     else
-      Coordinates::act_into(alg, w.sigma, w.y0, w.y1, w.ops);
-    if (!w.y1.allFinite()) throw_non_finite(t, dt);
-    y = w.y1;
-    ++stats.steps;
-  }
-  /// Out of line: keeps finish() small enough to inline into the step.
-  [[noreturn, gnu::cold, gnu::noinline]] static void throw_non_finite(double t, double dt) {
-    throw step_error(failure_reason::non_finite_value, t, dt, 0, 0, "RKMK: the new state is not finite");
+      Coordinates::act_into(alg, w.sigma, w.y0, y1, w.ops);
   }
 
   /// Stage i: σ_i from the stage slopes in `slopes`, then k_i = dψ⁻¹_{σ_i}(∇H(y_i)) into out.
@@ -249,11 +243,11 @@ class rkmk_workspace {
   /// The stage functions are always_inline: a stage left as a call keeps the scratch in memory,
   /// a store and a load on the chain for every vector passed.
   template <class Sys>
-  [[gnu::always_inline]] void explicit_stages(const Sys& sys, const Algebra& alg, double dt, stage_scratch& w) const {
+  GEOMINT_ALWAYS_INLINE void explicit_stages(const Sys& sys, const Algebra& alg, double dt, stage_scratch& w) const {
     explicit_stages(sys, alg, dt, w, std::make_integer_sequence<int, S>{});
   }
   template <class Sys, int... I>
-  [[gnu::always_inline]] void explicit_stages(const Sys& sys, const Algebra& alg, double dt, stage_scratch& w,
+  GEOMINT_ALWAYS_INLINE void explicit_stages(const Sys& sys, const Algebra& alg, double dt, stage_scratch& w,
                        std::integer_sequence<int, I...>) const {
     (explicit_stage<I>(sys, alg, dt, w), ...);
   }
@@ -266,7 +260,7 @@ class rkmk_workspace {
   /// selects on it in every stage, which the compiler cannot remove since the coefficients are
   /// data. With a constant tableau only the nonzero terms are emitted, the first one assigned.
   template <int I, class Sys>
-  [[gnu::always_inline]] void explicit_stage(const Sys& sys, const Algebra& alg, double dt, stage_scratch& w) const {
+  GEOMINT_ALWAYS_INLINE void explicit_stage(const Sys& sys, const Algebra& alg, double dt, stage_scratch& w) const {
     if constexpr (constant_tableau) {
       constexpr int j0 = first_nonzero(I);
       if constexpr (j0 == I) {
@@ -299,10 +293,10 @@ class rkmk_workspace {
   /// k₄ are summed while the last stage runs. An algebra that writes into buffers keeps the
   /// slopes in w.k and its temporaries in w (nothing allocated).
   template <class Sys>
-  [[gnu::always_inline]] void two_commutator_stages(const Sys& sys, const Algebra& alg, double dt,
+  GEOMINT_ALWAYS_INLINE void two_commutator_stages(const Sys& sys, const Algebra& alg, double dt,
                                                     stage_scratch& w) const {
     const double half = 0.5 * dt;
-    if constexpr (lie_detail::writes_into<Algebra>) {
+    if constexpr (detail::writes_into<Algebra>) {
       auto next_slope = [&](int i) {  // k_i = ∇H(Ad*_{exp(−σ)} y₀) for the σ in w.sigma
         exp_coordinates::stage_act_into(alg, w.sigma, w.y0, w.ys, w.ops);
         sys.gradient(w.ys, w.g);
@@ -313,14 +307,14 @@ class rkmk_workspace {
       w.sigma = half * w.k.col(0);
       next_slope(1);
       w.y1 = (dt * dt / 8) * w.k.col(0);
-      lie_detail::bracket_into(alg, w.y1, w.g, w.sigma, w.ops);
+      detail::bracket_into(alg, w.y1, w.g, w.sigma, w.ops);
       w.sigma = half * w.g - w.sigma;
       next_slope(2);
       w.sigma = dt * w.g;
       exp_coordinates::stage_act_into(alg, w.sigma, w.y0, w.ys, w.ops);
       sys.gradient(w.ys, w.g);  // k₄
       w.y1 = (dt * dt / 12) * w.k.col(0);
-      lie_detail::bracket_into(alg, w.y1, w.g, w.ys, w.ops);
+      detail::bracket_into(alg, w.y1, w.g, w.ys, w.ops);
       w.sigma = ((dt / 6) * (w.k.col(0) + 2 * (w.k.col(1) + w.k.col(2))) + (dt / 6) * w.g) - w.ys;
     } else {
       const int d = int(w.y0.size());
@@ -352,7 +346,7 @@ class rkmk_workspace {
   /// The stage equations as a problem for newton_solve (unknowns z = (k_1, …, k_s)).
   template <class Sys>
   struct stage_problem {
-    rkmk_workspace& m;
+    rkmk_cache& m;
     const Sys& sys;
     const Algebra& alg;
     double t, dt;
@@ -369,11 +363,11 @@ class rkmk_workspace {
     /// 1 − h A ⊗ J₀ at y₀ (independent of z).
     void update_jacobian(const vector<SD>&) {
       const int d = m.d_;
-      lie_detail::hessian(sys, m.w_.y0, m.hess_, m.hessian_buffers_);
-      lie_detail::poisson_tensor_into(alg, m.w_.y0, m.operator_, m.w_.ops);
+      detail::hessian(sys, m.w_.y0, m.hess_, m.hessian_buffers_);
+      detail::poisson_tensor_into(alg, m.w_.y0, m.operator_, m.w_.ops);
       m.j0_.noalias() = m.hess_ * m.operator_;
       if (m.truncation_ >= 1) {
-        lie_detail::ad_into(alg, m.g0_, m.operator_, m.w_.ops);
+        detail::ad_into(alg, m.g0_, m.operator_, m.w_.ops);
         m.j0_ += 0.5 * m.operator_;
       }
       auto& a = m.lu_.system_matrix();
@@ -400,19 +394,18 @@ class rkmk_workspace {
   };
 
   template <class Sys>
-  void implicit_stages(const Sys& sys, const Algebra& alg, double t, double dt, const lie_options& opt,
-                       step_statistics& stats) {
+  void implicit_stages(const Sys& sys, const Algebra& alg, const context& c) {
     sys.gradient(w_.y0, g0_);
     for (int i = 0; i < S; ++i) z_.segment(i * d_, d_) = g0_;  // initial guess: k_i = ∇H(y₀)
-    stage_problem<Sys> problem{*this, sys, alg, t, dt};
-    newton_solve(problem, z_, z0_, r_, opt.newton, stats.newton, newton_context{t, dt, "RKMK stage equations"});
+    stage_problem<Sys> problem{*this, sys, alg, c.t, c.h};
+    newton_solve(problem, z_, z0_, r_, c.options.newton, c.stats.newton, newton_context{c.t, c.h, "RKMK stage equations"});
     for (int i = 0; i < S; ++i) w_.k.col(i) = z_.segment(i * d_, d_);
   }
 
-  /// K ← F(K), the stage map itself (core/fixed_point.hpp).
+  /// K ← F(K), the stage map itself (solvers/fixed_point.hpp).
   template <class Sys>
   struct fixed_point_problem {
-    rkmk_workspace& m;
+    rkmk_cache& m;
     const Sys& sys;
     const Algebra& alg;
     double dt;
@@ -429,15 +422,16 @@ class rkmk_workspace {
   /// (core/continuation.hpp) with the same h: after one such step, the line through its k_i (at
   /// t − h + c_i h) and ∇H(y₀) (at t), taken to t + c_i h: k_i = ∇H(y₀) + c_i/(1 − c_i)
   /// (∇H(y₀) − k_i^prev), an O(h²) error; after two or more, the extrapolation of their stages
-  /// (equally spaced by h; core/extrapolation.hpp, through up to six steps). Every sweep
+  /// (equally spaced by h; solvers/extrapolation.hpp, through up to six steps). Every sweep
   /// contracts by a fixed factor, so each power of h the guess gains saves sweeps; the converged
   /// stages are the same to round-off (tested). A stage whose tableau row is zero is ∇H(y₀).
-  /// Should the iteration fail from an extrapolated guess, it is retried from ∇H(y₀).
+  /// Should the iteration fail from an extrapolated guess, the core takes the step again as a
+  /// fresh start, from ∇H(y₀).
   template <class Sys>
-  void fixed_point_stages(const Sys& sys, const Algebra& alg, double t, double dt, const lie_options& opt,
-                          step_statistics& stats) {
+  void fixed_point_stages(const Sys& sys, const Algebra& alg, const context& c) {
+    const double t = c.t, dt = c.h;
     sys.gradient(w_.y0, g0_);
-    if (!(cont_.begin(sys, w_.y0) && dt == dt_previous_)) k_history_.forget();
+    if (!(c.continuing && dt == c.h_previous)) k_history_.forget();
     const int steps = k_history_.size();
     if (steps >= 2) k_history_.predict(w_.k);
     for (int i = 0; i < S; ++i) {
@@ -448,13 +442,9 @@ class rkmk_workspace {
         w_.k.col(i) = g0_;
     }
     fixed_point_problem<Sys> problem{*this, sys, alg, dt};
-    fixed_point_solve_or_restart(
-        problem, w_.k, k_next_, opt.newton, stats.fixed_point,
-        newton_context{t, dt, "RKMK fixed-point stage iteration (use a smaller h or lie_stage_solver::newton)"},
-        opt.acceleration, anderson_, steps > 0, [&](matrix<D, S>& fresh) {
-          k_history_.forget();
-          for (int i = 0; i < S; ++i) fresh.col(i) = g0_;
-        });
+    fixed_point_solve(problem, w_.k, k_next_, c.options.newton, c.stats.fixed_point,
+                      newton_context{t, dt, "RKMK fixed-point stage iteration (use a smaller h or lie_stage_solver::newton)"},
+                      c.options.acceleration, anderson_);
   }
 
   butcher_tableau<S> tableau_;
@@ -471,11 +461,9 @@ class rkmk_workspace {
   matrix<D, S> k_next_;
   sequence_extrapolation<matrix<D, S>> k_history_;  ///< the last fixed-point steps' stages, for the next guess
   anderson_workspace anderson_;  ///< the accelerated fixed-point iteration's history (opt.acceleration)
-  continuation<vec> cont_;   ///< the last fixed-point step's end point
-  double dt_previous_ = 0;
   vector<SD> z_, z0_, r_;
   typename Algebra::operator_type j0_, hess_, operator_;  ///< operator_: J(y₀), then ad_{∇H(y₀)}
-  lie_detail::hessian_buffers<vec> hessian_buffers_;
+  detail::hessian_buffers<vec> hessian_buffers_;
   dense_lu<SD> lu_;
   bool jacobian_valid_ = false;
   double jacobian_dt_ = 0;
@@ -486,20 +474,25 @@ class rkmk_workspace {
 /// RKMK with an S-stage tableau given at run time (rkmk below names it by a tag type). One
 /// instantiation serves every tableau with S stages. The tableau is checked at construction
 /// (require_consistent_tableau: a declared order, Σb = 1, row sums = c).
-template <class Algebra, int S, class Coordinates = exp_coordinates, class Tag = void>
-class rkmk_method
-    : public stepper_base<rkmk_method<Algebra, S, Coordinates, Tag>, vector<Algebra::dimension>, lie_options> {
+/// Final: the named method deriving from this class (rkmk), or void.
+template <class Algebra, int S, class Coordinates = exp_coordinates, class Tag = void, class Final = void>
+class rkmk_method : public stepper_base<final_class<Final, rkmk_method<Algebra, S, Coordinates, Tag, Final>>,
+                                        vector<Algebra::dimension>, lie_options, solver_statistics> {
   static_assert(Coordinates::template applies_to<Algebra>,
                 "geomint: Cayley coordinates need a quadratic group (Algebra::has_cayley)");
-  using base = stepper_base<rkmk_method<Algebra, S, Coordinates, Tag>, vector<Algebra::dimension>, lie_options>;
+  using base = stepper_base<final_class<Final, rkmk_method<Algebra, S, Coordinates, Tag, Final>>,
+                            vector<Algebra::dimension>, lie_options, solver_statistics>;
 
  public:
   using algebra_type = Algebra;
   using coordinates_type = Coordinates;
   /// The order is the tableau's (order()); every RKMK method keeps the coadjoint orbit.
-  using properties = method_properties<0, false, false, conserves_casimirs>;
+  static constexpr method_properties properties =
+      method_properties().conserves(conserves_casimirs).state(state_kind::coadjoint_vector);
   template <class System>
-  using workspace = detail::rkmk_workspace<Algebra, S, Coordinates, Tag>;
+  using cache = detail::rkmk_cache<Algebra, S, Coordinates, Tag>;
+  template <class System>
+  using continuous_extension = lie_continuous_extension<System>;
 
   explicit rkmk_method(const butcher_tableau<S>& tableau, const lie_options& options = {})
       : base(options), tableau_(tableau) {
@@ -515,14 +508,12 @@ class rkmk_method
   const butcher_tableau<S>& tableau() const { return tableau_; }
   /// Whether the implicit stages of a d-dimensional system are solved by fixed-point iteration.
   bool uses_fixed_point(int d) const {
-    return !tableau_.is_explicit() && detail::rkmk_workspace<Algebra, S, Coordinates, Tag>::uses_fixed_point(this->options(), d);
+    return !tableau_.is_explicit() && detail::rkmk_cache<Algebra, S, Coordinates, Tag>::uses_fixed_point(this->options(), d);
   }
 
-  template <class System>
-  workspace<System> make_workspace() const { return workspace<System>(tableau_); }
   template <class System, class X>
   static auto check_state(const System& sys, const X& x) {
-    return lie_detail::check_system<System, Algebra, X>(sys, x);
+    return detail::check_system<System, Algebra, X>(sys, x);
   }
 
  private:
@@ -542,15 +533,21 @@ inline constexpr bool rkmk_is_symmetric =
 /// rk::forward_euler, rk::gauss_legendre<S>, rk::implicit_midpoint = GL2, rk::trapezoidal, …).
 /// A tag with a constant explicit tableau is passed on, so that the stages use its coefficients
 /// as constants; the other tags share rkmk_method<Algebra, S, Coordinates>.
-template <class Algebra, class Tableau, class Coordinates = exp_coordinates>
+template <class Algebra, class Tableau, class Coordinates = exp_coordinates, class Final = void>
 using rkmk_base = rkmk_method<Algebra, Tableau::stages, Coordinates,
-                              std::conditional_t<detail::has_constant_tableau<Tableau>::value, Tableau, void>>;
+                              std::conditional_t<detail::has_constant_tableau<Tableau>::value, Tableau, void>, Final>;
 
 template <class Algebra, class Tableau, class Coordinates = exp_coordinates>
-class rkmk : public rkmk_base<Algebra, Tableau, Coordinates> {
+class rkmk : public rkmk_base<Algebra, Tableau, Coordinates, rkmk<Algebra, Tableau, Coordinates>> {
+  using base = rkmk_base<Algebra, Tableau, Coordinates, rkmk>;
+
  public:
-  using properties = method_properties<Tableau::order, rkmk_is_symmetric<Tableau, Coordinates>, false, conserves_casimirs>;
-  explicit rkmk(const lie_options& options = {}) : rkmk_base<Algebra, Tableau, Coordinates>(Tableau::tableau(), options) {}
+  static constexpr method_properties properties = method_properties()
+                                                      .order(Tableau::order)
+                                                      .symmetric(rkmk_is_symmetric<Tableau, Coordinates>)
+                                                      .conserves(conserves_casimirs)
+                                                      .state(state_kind::coadjoint_vector);
+  explicit rkmk(const lie_options& options = {}) : base(Tableau::tableau(), options) {}
 };
 
 }  // namespace geomint

@@ -4,7 +4,7 @@
 // dual element y is the skew matrix m = hat(y) and the Euler equations ṁ = [m, 𝕀⁻¹(m)] read
 // ẏ = J(y)∇H(y) in geomint's convention (algebra.hpp). For n = 3 the coordinates are
 // (m₁₂, m₁₃, m₂₃) = (−y₃, y₂, −y₁) in terms of so3's.
-// Group: SO(n); exp by scaling and squaring of a Taylor series for e^S − 1 (lie_detail::expm1),
+// Group: SO(n); exp by scaling and squaring of a Taylor series for e^S − 1 (detail::expm1),
 // and the actions in increment form y + (…), which keeps Casimirs to round-off over long runs.
 #pragma once
 
@@ -68,7 +68,7 @@ class so_n {
     return out;
   }
   template <class U>
-  operator_type ad(const Eigen::MatrixBase<U>& u) const { return lie_detail::ad_by_columns(*this, vector_type(u)); }
+  operator_type ad(const Eigen::MatrixBase<U>& u) const { return detail::ad_by_columns(*this, vector_type(u)); }
   /// ad*_σ y = vee([hat σ, hat y]).
   template <class U, class Y>
   vector_type ad_star(const Eigen::MatrixBase<U>& u, const Eigen::MatrixBase<Y>& y) const {
@@ -81,12 +81,12 @@ class so_n {
   operator_type ad_star(const Eigen::MatrixBase<U>& u) const { return ad(u).transpose(); }
   template <class Y>
   operator_type poisson_tensor(const Eigen::MatrixBase<Y>& y) const {
-    return lie_detail::poisson_tensor_by_columns(*this, vector_type(y));
+    return detail::poisson_tensor_by_columns(*this, vector_type(y));
   }
 
   template <class S>
   group_type exp(const Eigen::MatrixBase<S>& sigma) const {
-    return matrix_type::Identity() + lie_detail::expm1(matrix_type(hat(sigma)));
+    return matrix_type::Identity() + detail::expm1(matrix_type(hat(sigma)));
   }
   template <class S>
   group_type cayley(const Eigen::MatrixBase<S>& sigma) const {
@@ -110,7 +110,7 @@ class so_n {
   /// in extended precision and rounded once (algebra.hpp).
   template <class S, class Y>
   vector_type exp_coadjoint(const Eigen::MatrixBase<S>& s, const Eigen::MatrixBase<Y>& y) const {
-    return act_increment(lie_detail::expm1(matrix_ext(hat(s).template cast<extended>())), y);
+    return act_increment(detail::expm1(matrix_ext(hat(s).template cast<extended>())), y);
   }
   /// coadjoint(cayley(σ), y) with cay(S) − 1 = (1 − S/2)⁻¹ S.
   template <class S, class Y>
@@ -161,7 +161,7 @@ class so_n {
   }
   template <class S, class Y, class Out>
   void exp_coadjoint(const Eigen::MatrixBase<S>& s, const Eigen::MatrixBase<Y>& y, Out&& out, scratch&) const {
-    act_increment(lie_detail::expm1(matrix_ext(hat(s).template cast<extended>())), y, out);
+    act_increment(detail::expm1(matrix_ext(hat(s).template cast<extended>())), y, out);
   }
   template <class S, class Y, class Out>
   void cayley_coadjoint(const Eigen::MatrixBase<S>& s, const Eigen::MatrixBase<Y>& y, Out&& out, scratch&) const {

@@ -5,7 +5,7 @@
 // hat(σ) = −ad_σ (so that hat(bracket(u, v)) = [hat v, hat u] as for every geomint algebra),
 // group elements are d × d matrices g = exp(hat σ), and the coadjoint action is
 // Ad*_{g⁻¹} y = gᵀ y; the RKMK update exp(−ad*_σ) y is one d × d matrix exponential (scaling
-// and squaring of e^X − 1, lie_detail::expm1, applied as y + (e^X − 1) y). The group is not assumed quadratic: exponential coordinates
+// and squaring of e^X − 1, detail::expm1, applied as y + (e^X − 1) y). The group is not assumed quadratic: exponential coordinates
 // only. The Casimir offered is the quadratic one of a semisimple algebra, yᵀ K⁻¹ y with the
 // Killing form K_ij = tr(ad_{f_i} ad_{f_j}).
 #pragma once
@@ -108,7 +108,7 @@ class structure_constants {
 
   template <class S>
   group_type exp(const Eigen::MatrixBase<S>& sigma) const {
-    return matrix_type::Identity() + lie_detail::expm1(matrix_type(hat(sigma)));
+    return matrix_type::Identity() + detail::expm1(matrix_type(hat(sigma)));
   }
   /// Ad_g = g⁻¹ (conjugation by g⁻¹ of the adjoint realization).
   operator_type adjoint(const group_type& g) const { return g.inverse(); }
@@ -119,7 +119,7 @@ class structure_constants {
   template <class S, class Y>
   vector_type exp_coadjoint(const Eigen::MatrixBase<S>& sigma, const Eigen::MatrixBase<Y>& y) const {
     using op_ext = matrix_of<D, D, extended>;
-    const op_ext e = lie_detail::expm1(op_ext((-ad_star(sigma)).template cast<extended>()));
+    const op_ext e = detail::expm1(op_ext((-ad_star(sigma)).template cast<extended>()));
     const vector_of<D, extended> x = y.template cast<extended>();
     return (x + e * x).template cast<double>();
   }

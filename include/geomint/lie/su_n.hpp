@@ -25,7 +25,7 @@
 // product. Tables are O(N²).
 //
 // Group: the coadjoint action is W ↦ g† W g for unitary g, applied in increment form; exp by
-// scaling and squaring of a Taylor series for e^S − 1 (lie_detail::expm1);
+// scaling and squaring of a Taylor series for e^S − 1 (detail::expm1);
 // Cayley maps into U(N) rather than SU(N), which acts on su(N)* through its image in
 // PU(N) = U(N)/U(1): dcay⁻¹ gets a multiple of (1 − Ω²/4) that keeps it traceless (see dcay_inv).
 // The increment is formed in extended precision for N ≤ extended_limit (algebra.hpp: no Casimir
@@ -65,7 +65,7 @@ class su_n {
   static constexpr int matrix_size = N <= 15 ? N : dynamic;
   using complex = std::complex<double>;
   /// Whether state ↔ matrix go through FFTs (dynamic sizes, with FFTW) rather than a product.
-  static constexpr bool uses_fft = matrix_size == dynamic && lie_detail::diagonal_fft::available;
+  static constexpr bool uses_fft = matrix_size == dynamic && detail::diagonal_fft::available;
   using vector_type = vector<dimension>;
   using operator_type = matrix<size::fixed_if_small(dimension), size::fixed_if_small(dimension)>;
   using matrix_type = Eigen::Matrix<complex, matrix_size, matrix_size>;
@@ -153,7 +153,7 @@ class su_n {
     return through_scratch([&](vector_type& out, scratch& s) { bracket(u, v, out, s); });
   }
   template <class U>
-  operator_type ad(const Eigen::MatrixBase<U>& u) const { return lie_detail::ad_by_columns(*this, vector_type(u)); }
+  operator_type ad(const Eigen::MatrixBase<U>& u) const { return detail::ad_by_columns(*this, vector_type(u)); }
   /// ad*_σ y = coefficients((i/4)[W(σ), W(y)]).
   template <class U, class Y>
   vector_type ad_star(const Eigen::MatrixBase<U>& u, const Eigen::MatrixBase<Y>& y) const {
@@ -163,12 +163,12 @@ class su_n {
   operator_type ad_star(const Eigen::MatrixBase<U>& u) const { return ad(u).transpose(); }
   template <class Y>
   operator_type poisson_tensor(const Eigen::MatrixBase<Y>& y) const {
-    return lie_detail::poisson_tensor_by_columns(*this, vector_type(y));
+    return detail::poisson_tensor_by_columns(*this, vector_type(y));
   }
 
   template <class S>
   group_type exp(const Eigen::MatrixBase<S>& sigma) const {
-    return matrix_type::Identity(N, N) + lie_detail::expm1(matrix_type(hat(sigma)));
+    return matrix_type::Identity(N, N) + detail::expm1(matrix_type(hat(sigma)));
   }
   template <class S>
   group_type cayley(const Eigen::MatrixBase<S>& sigma) const {
@@ -194,7 +194,7 @@ class su_n {
   template <class S, class Y>
   vector_type exp_coadjoint(const Eigen::MatrixBase<S>& s, const Eigen::MatrixBase<Y>& y) const {
     if constexpr (N <= extended_limit)
-      return act_increment(lie_detail::expm1(hat_in<extended>(s)), y);
+      return act_increment(detail::expm1(hat_in<extended>(s)), y);
     else
       return exp_coadjoint_double(s, y);
   }
@@ -276,7 +276,7 @@ class su_n {
   template <class S, class Y, class Out>
   void exp_coadjoint_double(const Eigen::MatrixBase<S>& sigma, const Eigen::MatrixBase<Y>& y, Out&& out, scratch& s) const {
     hat(sigma, s.t, s.basis);
-    lie_detail::expm1_into(s.t, s.e, s.a, s.b, s.c);
+    detail::expm1_into(s.t, s.e, s.a, s.b, s.c);
     act_increment(y, out, s);
   }
   template <class S, class Y, class Out>
@@ -350,7 +350,7 @@ class su_n {
  private:
   static int wrap(int k) { return ((k % N) + N) % N; }
   /// A template, so that it is only instantiated where FFTW is available (uses_fft).
-  template <class F = lie_detail::diagonal_fft>
+  template <class F = detail::diagonal_fft>
   static std::shared_ptr<const F> make_fft() { return std::make_shared<const F>(N); }
   /// A value form through its into-form f(out, scratch).
   template <class F>
@@ -383,7 +383,7 @@ class su_n {
   }
   /// The FFT plans through a type that depends on T, so that the calls on them are compiled only
   /// where FFTW is available (without it, diagonal_fft has neither forward nor inverse).
-  template <class T, class F = lie_detail::diagonal_fft>
+  template <class T, class F = detail::diagonal_fft>
   const F& fft_plans() const { return *fft_; }
 
   /// The Fourier matrix F in precision T.
@@ -481,13 +481,13 @@ class su_n {
   std::vector<std::complex<extended>> roots_;  ///< ε^e, e = 0..N−1
   cmatrix<extended> fourier_extended_;         ///< F_{j,a} = ε^{2aj}
   matrix_type fourier_;
-  std::shared_ptr<const lie_detail::diagonal_fft> fft_;  ///< the FFT plans (uses_fft), shared by copies
+  std::shared_ptr<const detail::diagonal_fft> fft_;  ///< the FFT plans (uses_fft), shared by copies
 };
 
 /// Ad*_{cay(−σ)} y₀ = coadjoint(cay(σ), y₀) for one y₀ and many σ: the stage points of an
 /// implicit RKMK step in Cayley coordinates (cayley_coordinates::prepared_action). W₀ = W(y₀) is
 /// formed once per step; with S = hat σ, cay(S)†W₀cay(S) − W₀ = Δ₂(−S/2) of
-/// lie_detail::cayley_congruence (cay(S)† = (1 + S/2)⁻¹(1 − S/2) = 1 + 2e for B = −S/2): an LU
+/// detail::cayley_congruence (cay(S)† = (1 + S/2)⁻¹(1 − S/2) = 1 + 2e for B = −S/2): an LU
 /// factorization and a solve, X = eW₀ and half a product (~3.6 products at N = 255), or, for the
 /// sweeps of a fixed-point iteration after the first, a first-order correction of the previous
 /// one (two products, in single precision where that suffices); the state ↔ matrix changes of basis are FFTs
@@ -525,7 +525,7 @@ class su_n<N>::cayley_action {
   vector_type y0_;
   matrix_type w0_, b_;
   basis_buffers buffers_;
-  lie_detail::cayley_congruence<matrix_type> congruence_;
+  detail::cayley_congruence<matrix_type> congruence_;
 };
 
 }  // namespace geomint

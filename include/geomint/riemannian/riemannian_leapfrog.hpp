@@ -29,11 +29,10 @@
 #include <type_traits>
 #include <utility>
 
-#include "geomint/core/continuation.hpp"
-#include "geomint/core/linear_solvers.hpp"
-#include "geomint/core/newton.hpp"
 #include "geomint/core/stepper_base.hpp"
-#include "geomint/core/step_error.hpp"
+#include "geomint/solvers/flow_difference_extension.hpp"
+#include "geomint/solvers/linear_solvers.hpp"
+#include "geomint/solvers/newton.hpp"
 #include "geomint/riemannian/detail/jacobi_functions.hpp"
 #include "geomint/riemannian/riemannian_system.hpp"
 #include "geomint/system/second_derivatives.hpp"
@@ -42,48 +41,53 @@ namespace geomint {
 
 /// consistency_tolerance: a step not continuing the previous one rejects states with |q| off Q
 /// or K⁻¹p off T_qQ by more than this (relative).
-using riemannian_options = step_options;
-/// The same as step_statistics (kept for code written against earlier versions).
-using riemannian_statistics = step_statistics;
+using riemannian_options = solver_options;
+using riemannian_statistics = solver_statistics;
 
 namespace detail {
 
 template <class System>
-class leapfrog_workspace {
+class leapfrog_cache {
   using space_type = typename System::space_type;
   static constexpr int P = space_type::point_size, N = space_type::tangent_size, K = space_type::normal_count;
+  using context = step_context<riemannian_options, riemannian_statistics>;
 
  public:
   using unknowns = vector<N>;
+  static constexpr reuse kept = reuse::state;  // the Newton matrix of (32)
+  using end_state = std::pair<vector<P>, vector<N>>;
 
   // The factorizations start from the identity: every member initialized, so copies are defined.
-  leapfrog_workspace() {
+  leapfrog_cache() {
     llt_.llt.compute(matrix<N, N>::Identity());
     if constexpr (K > 0) nkn_ldlt_.compute(matrix<K, K>::Identity());
   }
 
-  /// Copies start afresh: no continuation, no factorization.
-  void forget() {
-    cont_.forget();
-    have_jacobian_ = false;
-  }
-
-  template <class QMap, class PMap>
-  void step(const System& sys, QMap& q, PMap& p, double t, double dt, const riemannian_options& opt,
-            riemannian_statistics& stats) {
+  /// q on Q, K⁻¹p tangent; the Newton matrix is formed afresh.
+  template <class Q0, class P0>
+  void start(const System& sys, const Q0& q, const P0& p, const context& c) {
     sys_ = &sys;
-    const space_type& space = sys.space();
-    ctx_ = newton_context{t, dt, "Riemannian leapfrog, eq. (32)"};
-    const bool continuing = cont_.begin(sys, q, p);
-    if (!continuing) {
-      require_finite_state(t, dt, q, p);
-      have_jacobian_ = false;  // a fresh start recomputes everything at the start point
-    }
+    ctx_ = newton_context{c.t, c.h, "Riemannian leapfrog, eq. (32)"};
+    have_jacobian_ = false;
     q1_ = q;
     sys.kinetic_metric(q1_, k_);
     factor_metric();
     llt_.solve_in_place_copy(p, v1_);
-    if (!continuing) check(space, t, dt, opt);
+    check(sys.space(), c.t, c.h, c.options);
+  }
+
+  template <class Q0, class P0, class Q1, class P1>
+  void advance(const System& sys, const Q0& q, const P0& p, Q1& q2, P1& p2, const context& c) {
+    sys_ = &sys;
+    const space_type& space = sys.space();
+    const double t = c.t, dt = c.h;
+    ctx_ = newton_context{t, dt, "Riemannian leapfrog, eq. (32)"};
+    q1_ = q;
+    sys.kinetic_metric(q1_, k_);
+    factor_metric();
+    llt_.solve_in_place_copy(p, v1_);
+    const riemannian_options& opt = c.options;
+    auto& stats = c.stats;
 
     {
       // b = t v₁ − (t²/2) grad_g V(q₁)
@@ -95,19 +99,17 @@ class leapfrog_workspace {
       w_ = b_;
       newton_solve(*this, w_, w0_, r_, opt.newton, stats.newton, ctx_);
       // q₂ = exp_{q₁} w,  v₂ = (1/t) P w − (t/2) grad_g V(q₂) + (1/2t) A(q₂, −P w)
-      space.exp(q1_, w_, q2());
+      space.exp(q1_, w_, q2);
       space.transport(q1_, w_, w_, pw_);
       neg_pw_ = -pw_;
-      a_function(q2(), neg_pw_, a_);
-      sys.kinetic_metric(q2(), k_);
+      a_function(q2, neg_pw_, a_);
+      sys.kinetic_metric(q2, k_);
       factor_metric();
-      sys.potential_gradient(q2(), alpha_);
-      sharp(q2(), alpha_, grad_);
+      sys.potential_gradient(q2, alpha_);
+      sharp(q2, alpha_, grad_);
       v2_ = pw_ / dt - (0.5 * dt) * grad_ + a_ / (2 * dt);
-      p2().noalias() = k_ * v2_;
+      p2.noalias() = k_ * v2_;
     }
-    cont_.commit(sys, t, dt, q, p);
-    ++stats.steps;
   }
 
   // --- Newton problem for (32): F(w) = w − b − ½ A(q₁, w) + N Nᵀw -----------------------
@@ -231,9 +233,6 @@ class leapfrog_workspace {
   newton_context ctx_;
   bool have_jacobian_ = false;
   double h_ = 0;
-  continuation<vector<P>, vector<N>> cont_;  // the last end point (q₂, p₂), written by each step
-  vector<P>& q2() { return cont_.template end<0>(); }
-  vector<N>& p2() { return cont_.template end<1>(); }
   vector<P> q1_, y_;
   vector<N> v1_, v2_, b_, w_, w0_, r_, wd_, f0_, f1_, a_, pw_, neg_pw_, grad_, alpha_, alpha_a_, tw_, hv_, tmp_;
   matrix<N, N> k_, ka_;
@@ -257,13 +256,17 @@ class leapfrog_workspace {
 /// point_size and P of its tangent_size (e.g. vector<3>, vector<3> on a sphere; vector<9>,
 /// vector<3> on SO(3)).
 template <class State>
-class riemannian_leapfrog : public stepper_base<riemannian_leapfrog<State>, State, riemannian_options> {
+class riemannian_leapfrog
+    : public stepper_base<riemannian_leapfrog<State>, State, riemannian_options, riemannian_statistics> {
  public:
-  using properties = method_properties<2, true, true, conserves_configuration_space>;
+  static constexpr method_properties properties =
+      method_properties().order(2).symmetric(true).symplectic(true).conserves(conserves_configuration_space);
   template <class System>
-  using workspace = detail::leapfrog_workspace<System>;
+  using cache = detail::leapfrog_cache<System>;
+  template <class System>
+  using continuous_extension = flow_difference_extension<riemannian_leapfrog, System>;
 
-  using stepper_base<riemannian_leapfrog<State>, State, riemannian_options>::stepper_base;
+  using stepper_base<riemannian_leapfrog<State>, State, riemannian_options, riemannian_statistics>::stepper_base;
 
   template <class System, class X>
   static void check_state(const System&, const X& x) {

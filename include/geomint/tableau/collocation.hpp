@@ -11,7 +11,7 @@
 #include "geomint/tableau/butcher_tableau.hpp"
 
 namespace geomint {
-namespace tableau_detail {
+namespace detail {
 
 using real_ld = long double;
 using matrix_ld = Eigen::Matrix<real_ld, Eigen::Dynamic, Eigen::Dynamic>;
@@ -122,13 +122,13 @@ vector<S> round(const vector_ld& v) {
   return v.template cast<double>();
 }
 
-}  // namespace tableau_detail
+}  // namespace detail
 
 /// Lobatto IIIA (collocation at the Lobatto nodes), order 2S − 2.
 template <int S>
 butcher_tableau<S> lobatto_iiia() {
   static_assert(S >= 2, "Lobatto methods need at least two stages");
-  using namespace tableau_detail;
+  using namespace detail;
   const vector_ld c = lobatto_nodes(S);
   butcher_tableau<S> t;
   t.a = round<S>(collocation_matrix(c));
@@ -142,7 +142,7 @@ butcher_tableau<S> lobatto_iiia() {
 template <int S>
 butcher_tableau<S> lobatto_iiib() {
   static_assert(S >= 2, "Lobatto methods need at least two stages");
-  using namespace tableau_detail;
+  using namespace detail;
   const vector_ld c = lobatto_nodes(S);
   const vector_ld b = quadrature_weights(c);
   butcher_tableau<S> t;
@@ -157,7 +157,7 @@ butcher_tableau<S> lobatto_iiib() {
 template <int S>
 butcher_tableau<S> gauss_legendre() {
   static_assert(S >= 1, "Gauss methods need at least one stage");
-  using namespace tableau_detail;
+  using namespace detail;
   const vector_ld c = gauss_nodes(S);
   butcher_tableau<S> t;
   t.a = round<S>(collocation_matrix(c));

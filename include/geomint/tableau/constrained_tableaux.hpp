@@ -5,7 +5,7 @@
 #include <Eigen/LU>
 #include <cmath>
 
-#include "geomint/core/linear_solvers.hpp"
+#include "geomint/solvers/linear_solvers.hpp"
 #include "geomint/tableau/collocation.hpp"
 
 namespace geomint {

@@ -26,9 +26,9 @@
 #include <type_traits>
 #include <utility>
 
-#include "geomint/core/continuation.hpp"
-#include "geomint/core/newton.hpp"
 #include "geomint/core/stepper_base.hpp"
+#include "geomint/solvers/flow_difference_extension.hpp"
+#include "geomint/solvers/newton.hpp"
 #include "geomint/system/consistency.hpp"
 #include "geomint/variational/detail/del_position_equations.hpp"
 #include "geomint/variational/detail/legendre_projection.hpp"
@@ -49,46 +49,78 @@ inline std::string describe_lagrangian_residuals(double position, double momentu
 
 /// TwoStep: the state is (q_{k−1}, q_k) instead of (q, p).
 template <class System, class Rule, bool TwoStep>
-class del_workspace {
+class del_cache {
   using traits = lagrangian_traits<System>;
   static constexpr int N = traits::n, M = traits::m;
   using evaluator = typename Rule::template evaluator<System>;
   using positions_type = del_position_equations<System, evaluator>;
   using projection_type = legendre_projection<System>;
+  using context = step_context<variational_options, variational_statistics>;
 
  public:
-  void forget() {
-    cont_.forget();
+  static constexpr reuse kept = reuse::state;
+  using end_state = std::pair<vector<N>, vector<N>>;
+
+  /// One-step form: check (q0, p0), evaluate G(q0) and the velocity v0 at (q0, p0) for the first
+  /// guess. Two-step form: check both positions, G(q_k), and Δ_k = q_k − q_{k−1}.
+  template <class A, class B>
+  void start(const System& sys, const A& a, const B& b, const context& c) {
+    const int n = sys.position_count(), m = sys.constraint_count();
+    if (n != n_ || m != m_) resize(n, m);
+    const newton_context ctx{c.t, c.h, "discrete Euler–Lagrange equations"};
+    lambda_.setZero();
     positions_.invalidate();
+    if constexpr (TwoStep) {
+      p1_ = a;  // q_{k−1}
+      q0_ = b;
+      check_position(sys, p1_, ctx, c.options);
+      check_position(sys, q0_, ctx, c.options);
+      if (m_ > 0) sys.constraint_jacobian(q0_, g0_);
+      delta_ = q0_ - p1_;
+    } else {
+      q0_ = a;
+      p0_ = b;
+      check_position(sys, q0_, ctx, c.options);
+      if (m_ > 0) sys.constraint_jacobian(q0_, g0_);
+      y_.setZero();
+      projection_.begin(sys, q0_, g0_, p0_, c.t, c.h);
+      newton_context pctx = ctx;
+      pctx.what = "initial velocity from ∂L/∂q̇(q0, v0) + G(q0)ᵀμ = p0";
+      newton_solve(projection_, y_, y0_, ry_, c.options.newton, c.stats.newton, pctx);
+      v0_ = y_.head(n_);
+      if (m_ > 0) {
+        d1_.noalias() = g0_.transpose() * y_.tail(m_);  // p0's component off the phase space
+        const double res = safe_ratio(d1_.cwiseAbs().maxCoeff(), p0_.cwiseAbs().maxCoeff());
+        if (!(res <= c.options.consistency_tolerance))
+          throw step_error(failure_reason::inconsistent_initial_state, c.t, c.h, 0, res,
+                           describe_lagrangian_residuals(0, res, c.options.consistency_tolerance));
+      }
+    }
   }
 
-  template <class A, class B>
-  void step(const System& sys, A& a, B& b, double t, double dt, const variational_options& opt,
-            variational_statistics& stats) {
-    if constexpr (TwoStep) step_positions(sys, a, b, t, dt, opt, stats);
-    else step_momenta(sys, a, b, t, dt, opt, stats);
+  template <class A, class B, class A1, class B1>
+  void advance(const System& sys, const A& a, const B& b, A1& a1, B1& b1, const context& c) {
+    if constexpr (TwoStep) advance_positions(sys, a, b, a1, b1, c);
+    else advance_momenta(sys, a, b, a1, b1, c);
   }
 
  private:
   /// One-step form: (q, p) ↦ (q1, p1).
-  template <class QMap, class PMap>
-  void step_momenta(const System& sys, QMap& q, PMap& p, double t, double dt, const variational_options& opt,
-                    variational_statistics& stats) {
-    prepare(sys);
-    const newton_context ctx{t, dt, "discrete Euler–Lagrange equations"};
-    const bool continuing = cont_.begin(sys, q, p);
+  template <class Q0, class P0, class Q1, class P1>
+  void advance_momenta(const System& sys, const Q0& q, const P0& p, Q1& q1, P1& p1, const context& c) {
+    const double dt = c.h;
+    const newton_context ctx{c.t, dt, "discrete Euler–Lagrange equations"};
     q0_ = q;
     p0_ = p;
-    if (!continuing) start_fresh(sys, ctx, opt, stats, true);
-    const double ratio = h_previous_ != 0 ? dt / h_previous_ : 0.0;  // either sign (backward runs)
+    const double ratio = c.continuing ? dt / c.h_previous : 0.0;  // either sign (backward runs)
 
     // 1. positions: z = (Δ, λ), Δ = q1 − q0. Guess Δ = h v(t + h/2), v(t + h/2) extrapolated from
     //    v0 and the previous step's mean velocity Δ_prev/h_prev (error O(h³)); λ from the last step.
     z_.head(n_) = dt * v0_;
-    if (continuing) z_.head(n_) += (dt * ratio) * (v0_ - delta_ / h_previous_);
+    if (c.continuing) z_.head(n_) += (dt * ratio) * (v0_ - delta_ / c.h_previous);
     if (m_ > 0) z_.tail(m_) = ratio * lambda_;
-    positions_.begin(sys, ld_, q0_, p0_, g0_, dt, t);
-    newton_solve(positions_, z_, z0_, r_, opt.newton, stats.newton, ctx);
+    positions_.begin(sys, ld_, q0_, p0_, g0_, dt, c.t);
+    newton_solve(positions_, z_, z0_, r_, c.options.newton, c.stats.newton, ctx);
     delta_ = z_.head(n_);
     q1_ = q0_ + delta_;
 
@@ -97,39 +129,32 @@ class del_workspace {
     if (m_ > 0) sys.constraint_jacobian(q1_, g1_);
     y_.head(n_) = delta_ / dt;
     if (m_ > 0) y_.tail(m_).setZero();
-    projection_.begin(sys, q1_, g1_, d2_, t, dt);
+    projection_.begin(sys, q1_, g1_, d2_, c.t, dt);
     newton_context pctx = ctx;
     pctx.what = "discrete Legendre transform p1 = D₂L_d(q0, q1) − G(q1)ᵀμ";
-    newton_solve(projection_, y_, y0_, ry_, opt.newton, stats.newton, pctx);
+    newton_solve(projection_, y_, y0_, ry_, c.options.newton, c.stats.newton, pctx);
     p1_ = d2_;
     if (m_ > 0) p1_.noalias() -= g1_.transpose() * y_.tail(m_);
 
-    cont_.template end<0>() = q1_;
-    cont_.template end<1>() = p1_;
-    cont_.commit(sys, t, dt, q, p);
+    q1 = q1_;
+    p1 = p1_;
     if (m_ > 0) lambda_ = z_.tail(m_);
     v0_ = y_.head(n_);
     std::swap(g0_, g1_);
-    finish(dt, stats);
   }
 
   /// Two-step form: (q_{k−1}, q_k) ↦ (q_k, q_{k+1}).
-  template <class QMap0, class QMap1>
-  void step_positions(const System& sys, QMap0& q_prev, QMap1& q, double t, double dt,
-                      const variational_options& opt, variational_statistics& stats) {
-    prepare(sys);
-    const newton_context ctx{t, dt, "discrete Euler–Lagrange equations"};
+  template <class Q0, class Q1, class QOut0, class QOut1>
+  void advance_positions(const System& sys, const Q0& q_prev, const Q1& q, QOut0& out_k, QOut1& out_next,
+                         const context& c) {
+    const double dt = c.h;
+    const newton_context ctx{c.t, dt, "discrete Euler–Lagrange equations"};
     // The pair must also come from a step of the same size (delta_ is reused unrounded).
-    const bool continuing = cont_.begin(sys, q_prev, q) && dt == h_previous_;
+    const bool continuing = c.continuing && dt == c.h_previous;
+    if (c.continuing && !continuing) start(sys, q_prev, q, c);
     q0_ = q;
     p1_ = q_prev;  // q_{k−1}
-    if (!continuing) {
-      require_finite_state(t, dt, p1_, q0_);
-      check_position(sys, p1_, ctx, opt);
-      start_fresh(sys, ctx, opt, stats, false);
-      delta_ = q0_ - p1_;
-    }  // else delta_ is the previous step's unrounded displacement q_k − q_{k−1}
-    const double ratio = h_previous_ != 0 ? dt / h_previous_ : 0.0;  // either sign (backward runs)
+    const double ratio = continuing ? dt / c.h_previous : 0.0;
 
     // p_k = D₂L_d(q_{k−1}, q_k): then step 1 of the one-step form is eq. (45) times h.
     ld_.derivatives(sys, p1_, delta_, dt, d1_, d2_);
@@ -137,29 +162,22 @@ class del_workspace {
     z_.head(n_) = delta_;  // guess Δ_{k+1} = 2Δ_k − Δ_{k−1} (error O(h³)), or Δ_k on a fresh start
     if (continuing) z_.head(n_) += delta_ - delta_previous_;
     if (m_ > 0) z_.tail(m_) = ratio * lambda_;
-    positions_.begin(sys, ld_, q0_, p0_, g0_, dt, t);
-    newton_solve(positions_, z_, z0_, r_, opt.newton, stats.newton, ctx);
+    positions_.begin(sys, ld_, q0_, p0_, g0_, dt, c.t);
+    newton_solve(positions_, z_, z0_, r_, c.options.newton, c.stats.newton, ctx);
     q1_ = q0_ + z_.head(n_);
     if (!q1_.allFinite())
-      throw step_error(failure_reason::non_finite_value, t, dt, 0, 0, "the new state is not finite");
+      throw step_error(failure_reason::non_finite_value, c.t, dt, 0, 0, "the new state is not finite");
     if (m_ > 0) {
       sys.constraint_jacobian(q1_, g1_);
       if (!g1_.allFinite())
-        throw step_error(failure_reason::non_finite_value, t, dt, 0, 0, "G(q_{k+1}) is not finite");
+        throw step_error(failure_reason::non_finite_value, c.t, dt, 0, 0, "G(q_{k+1}) is not finite");
       lambda_ = z_.tail(m_);
     }
     delta_previous_ = delta_;
     delta_ = z_.head(n_);
-    cont_.template end<0>() = q0_;
-    cont_.template end<1>() = q1_;
-    cont_.commit(sys, t, dt, q_prev, q);
+    out_k = q0_;
+    out_next = q1_;
     std::swap(g0_, g1_);
-    finish(dt, stats);
-  }
-
-  void prepare(const System& sys) {
-    const int n = sys.position_count(), m = sys.constraint_count();
-    if (n != n_ || m != m_) resize(n, m);
   }
 
   void resize(int n, int m) {
@@ -168,7 +186,6 @@ class del_workspace {
     ld_.resize(n);
     positions_.resize(n, m);
     projection_.resize(n, m);
-    cont_.resize(n, n);
     for (auto* v : {&q0_, &p0_, &q1_, &p1_, &v0_, &d1_, &d2_, &delta_, &delta_previous_}) v->resize(n);
     gval_.resize(m);
     lambda_.setZero(m);
@@ -194,40 +211,7 @@ class del_workspace {
                        describe_lagrangian_residuals(res, 0, opt.consistency_tolerance));
   }
 
-  /// The step does not continue the previous one: check q0 (and p0), evaluate G(q0), and (one-step
-  /// form) the velocity v0 at (q0, p0) for the initial guess.
-  void start_fresh(const System& sys, const newton_context& ctx, const variational_options& opt,
-                   variational_statistics& stats, bool with_momentum) {
-    if (with_momentum) require_finite_state(ctx.t, ctx.dt, q0_, p0_);
-    h_previous_ = 0;
-    lambda_.setZero();
-    positions_.invalidate();
-    check_position(sys, q0_, ctx, opt);
-    if (m_ > 0) sys.constraint_jacobian(q0_, g0_);
-    if (!with_momentum) return;
-    y_.setZero();
-    projection_.begin(sys, q0_, g0_, p0_, ctx.t, ctx.dt);
-    newton_context pctx = ctx;
-    pctx.what = "initial velocity from ∂L/∂q̇(q0, v0) + G(q0)ᵀμ = p0";
-    newton_solve(projection_, y_, y0_, ry_, opt.newton, stats.newton, pctx);
-    v0_ = y_.head(n_);
-    if (m_ > 0) {
-      d1_.noalias() = g0_.transpose() * y_.tail(m_);  // p0's component off the phase space
-      const double res = safe_ratio(d1_.cwiseAbs().maxCoeff(), p0_.cwiseAbs().maxCoeff());
-      if (!(res <= opt.consistency_tolerance))
-        throw step_error(failure_reason::inconsistent_initial_state, ctx.t, ctx.dt, 0, res,
-                         describe_lagrangian_residuals(0, res, opt.consistency_tolerance));
-    }
-  }
-
-  void finish(double dt, variational_statistics& stats) {
-    h_previous_ = dt;
-    ++stats.steps;
-  }
-
   int n_ = -1, m_ = -1;
-  continuation<vector<N>, vector<N>> cont_;  // the state last written: (q, p), or (q_{k−1}, q_k) in the two-step form
-  double h_previous_ = 0;
   evaluator ld_;
   positions_type positions_;
   projection_type projection_;
@@ -239,19 +223,31 @@ class del_workspace {
 };
 
 template <class Rule>
-using del_properties = method_properties<Rule::order, Rule::symmetric, true, conserves_constraints | conserves_momentum_maps>;
+inline constexpr method_properties del_properties = method_properties()
+                                                        .order(Rule::order)
+                                                        .symmetric(Rule::symmetric)
+                                                        .symplectic(true)
+                                                        .conserves(conserves_constraints | conserves_momentum_maps);
 
 }  // namespace detail
 
 /// The DEL equations of a discrete Lagrangian as a one-step map on (q, p). State = std::pair<Q, P>.
-template <class Rule, class State = std::pair<Eigen::VectorXd, Eigen::VectorXd>>
-class discrete_euler_lagrange : public stepper_base<discrete_euler_lagrange<Rule, State>, State, variational_options> {
- public:
-  using properties = detail::del_properties<Rule>;
-  template <class System>
-  using workspace = detail::del_workspace<System, Rule, false>;
+/// Final: the named method deriving from this class (variational_midpoint, ...), or void.
+template <class Rule, class State = std::pair<Eigen::VectorXd, Eigen::VectorXd>, class Final = void>
+class discrete_euler_lagrange
+    : public stepper_base<final_class<Final, discrete_euler_lagrange<Rule, State, Final>>, State, variational_options,
+                          variational_statistics> {
+  using base = stepper_base<final_class<Final, discrete_euler_lagrange<Rule, State, Final>>, State,
+                            variational_options, variational_statistics>;
 
-  using stepper_base<discrete_euler_lagrange<Rule, State>, State, variational_options>::stepper_base;
+ public:
+  static constexpr method_properties properties = detail::del_properties<Rule>;
+  template <class System>
+  using cache = detail::del_cache<System, Rule, false>;
+  template <class System>
+  using continuous_extension = flow_difference_extension<final_class<Final, discrete_euler_lagrange>, System>;
+
+  using base::base;
 
   template <class System, class X>
   static auto check_state(const System& sys, const X& x) {
@@ -260,17 +256,21 @@ class discrete_euler_lagrange : public stepper_base<discrete_euler_lagrange<Rule
 };
 
 /// The DEL equations in the paper's two-step form: x = (q_{k−1}, q_k) ↦ (q_k, q_{k+1}); the pair
-/// must come from a step of the size of the call.
-template <class Rule, class State = std::pair<Eigen::VectorXd, Eigen::VectorXd>>
+/// must come from a step of the size of the call. It names no continuous extension (dense_output
+/// refuses it): use the one-step form, or SHAKE for separable systems.
+template <class Rule, class State = std::pair<Eigen::VectorXd, Eigen::VectorXd>, class Final = void>
 class discrete_euler_lagrange_two_step
-    : public stepper_base<discrete_euler_lagrange_two_step<Rule, State>, State, variational_options> {
- public:
-  using properties = detail::del_properties<Rule>;
-  static constexpr bool two_step_state = true;  // not composable (core/properties.hpp)
-  template <class System>
-  using workspace = detail::del_workspace<System, Rule, true>;
+    : public stepper_base<final_class<Final, discrete_euler_lagrange_two_step<Rule, State, Final>>, State,
+                          variational_options, variational_statistics> {
+  using base = stepper_base<final_class<Final, discrete_euler_lagrange_two_step<Rule, State, Final>>, State,
+                            variational_options, variational_statistics>;
 
-  using stepper_base<discrete_euler_lagrange_two_step<Rule, State>, State, variational_options>::stepper_base;
+ public:
+  static constexpr method_properties properties = detail::del_properties<Rule>.state(state_kind::two_step_pair);
+  template <class System>
+  using cache = detail::del_cache<System, Rule, true>;
+
+  using base::base;
 
   template <class System, class X>
   static auto check_state(const System& sys, const X& x) {

@@ -17,7 +17,7 @@
 #include <limits>
 #include <string>
 
-#include "geomint/core/newton.hpp"
+#include "geomint/solvers/newton.hpp"
 #include "geomint/core/step_checks.hpp"
 #include "geomint/system/consistency.hpp"
 #include "geomint/variational/detail/legendre_projection.hpp"

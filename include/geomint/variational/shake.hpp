@@ -18,10 +18,9 @@
 #include <string>
 #include <utility>
 
-#include "geomint/core/continuation.hpp"
-#include "geomint/core/hermite.hpp"
-#include "geomint/core/newton.hpp"
 #include "geomint/core/stepper_base.hpp"
+#include "geomint/solvers/hermite.hpp"
+#include "geomint/solvers/newton.hpp"
 #include "geomint/system/consistency.hpp"
 #include "geomint/system/separable_lagrangian.hpp"
 #include "geomint/variational/detail/shake_equations.hpp"
@@ -33,34 +32,41 @@ namespace geomint {
 namespace detail {
 
 template <class System>
-class shake_workspace {
+class shake_cache {
   using traits = system_traits<System>;
   static constexpr int N = traits::n, M = traits::m;
   using equations = shake_equations<System>;
+  using context = step_context<variational_options, variational_statistics>;
 
  public:
-  void forget() { cont_.forget(); }
+  static constexpr reuse kept = reuse::state;
+  using end_state = std::pair<vector<N>, vector<N>>;
 
-  template <class QMap0, class QMap1>
-  void step(const System& sys, QMap0& q_prev, QMap1& q, double t, double dt, const variational_options& opt,
-            variational_statistics& stats) {
+  /// Both positions of the pair on the constraint manifold; ∇V at their midpoint, G(q_k).
+  template <class QPrev, class Q>
+  void start(const System& sys, const QPrev& q_prev, const Q& q, const context& c) {
     const int n = sys.position_count(), m = sys.constraint_count();
     if (n != n_ || m != m_) resize(n, m);
-    const newton_context ctx{t, dt, "SHAKE position equations"};
-    // The pair must also come from a step of the same size (delta_ is reused unrounded).
-    const bool continuing = cont_.begin(sys, q_prev, q) && dt == h_previous_;
+    const newton_context ctx{c.t, c.h, "SHAKE position equations"};
     q_prev_ = q_prev;
     q_ = q;
-    if (!continuing) {
-      require_finite_state(t, dt, q_prev_, q_);
-      check(sys, q_prev_, ctx, opt);
-      check(sys, q_, ctx, opt);
-      delta_ = q_ - q_prev_;
-      mid_ = 0.5 * (q_prev_ + q_);
-      sys.potential_gradient(mid_, grad_minus_);
-      if (m_ > 0) sys.constraint_jacobian(q_, g_);
-      lambda_.setZero();
-    }  // else delta_ is the previous step's unrounded displacement q_k − q_{k−1}
+    check(sys, q_prev_, ctx, c.options);
+    check(sys, q_, ctx, c.options);
+    delta_ = q_ - q_prev_;
+    mid_ = 0.5 * (q_prev_ + q_);
+    sys.potential_gradient(mid_, grad_minus_);
+    if (m_ > 0) sys.constraint_jacobian(q_, g_);
+    lambda_.setZero();
+  }
+
+  template <class QPrev, class Q, class QOut0, class QOut1>
+  void advance(const System& sys, const QPrev& q_prev, const Q& q, QOut0& out_k, QOut1& out_next, const context& c) {
+    const double t = c.t, dt = c.h;
+    const newton_context ctx{t, dt, "SHAKE position equations"};
+    // The pair must also come from a step of the same size (delta_ is reused unrounded).
+    const bool continuing = c.continuing && dt == c.h_previous;
+    if (c.continuing && !continuing) start(sys, q_prev, q, c);
+    q_ = q;
     if (m_ > 0 && !equations_.factorize_gram(sys, g_))
       throw step_error(failure_reason::singular_constraint_jacobian, t, dt, 0, 0,
                        "G(q) M⁻¹ G(q)ᵀ is singular: the constraints are dependent at this configuration");
@@ -69,8 +75,8 @@ class shake_workspace {
     if (continuing) z_.head(n_) += delta_ - delta_previous_;
     if (m_ > 0) z_.tail(m_) = lambda_;
     equations_.begin(sys, delta_, q_, grad_minus_, g_, dt, t);
-    newton_solve(equations_, z_, z0_, r_, opt.newton, stats.newton, ctx);
-    if (equations_.used_full_newton()) ++stats.full_newton_steps;
+    newton_solve(equations_, z_, z0_, r_, c.options.newton, c.stats.newton, ctx);
+    if (equations_.used_full_newton()) ++c.stats.full_newton_steps;
     q1_ = q_ + z_.head(n_);
     if (!q1_.allFinite()) throw step_error(failure_reason::non_finite_value, t, dt, 0, 0, "the new state is not finite");
     mid_ = q_ + 0.5 * z_.head(n_);
@@ -79,16 +85,13 @@ class shake_workspace {
     if (!grad_plus_.allFinite() || !g1_.allFinite())
       throw step_error(failure_reason::non_finite_value, t, dt, 0, 0, "∇V or G at the new state is not finite");
 
-    cont_.template end<0>() = q_;
-    cont_.template end<1>() = q1_;
-    cont_.commit(sys, t, dt, q_prev, q);
+    out_k = q_;
+    out_next = q1_;
     if (m_ > 0) lambda_ = z_.tail(m_);
     delta_previous_ = delta_;
     delta_ = z_.head(n_);
     std::swap(g_, g1_);
     std::swap(grad_minus_, grad_plus_);
-    h_previous_ = dt;
-    ++stats.steps;
   }
 
  private:
@@ -96,7 +99,6 @@ class shake_workspace {
     n_ = n;
     m_ = m;
     equations_.resize(n, m);
-    cont_.resize(n, n);
     for (auto* v : {&q_prev_, &q_, &q1_, &mid_, &delta_, &delta_previous_, &grad_minus_, &grad_plus_}) v->resize(n);
     gval_.resize(m);
     lambda_.setZero(m);
@@ -119,8 +121,6 @@ class shake_workspace {
   }
 
   int n_ = -1, m_ = -1;
-  continuation<vector<N>, vector<N>> cont_;  // the last (q_{k−1}, q_k) written
-  double h_previous_ = 0;
   equations equations_;
   vector<N> q_prev_, q_, q1_, mid_, delta_, delta_previous_, grad_minus_, grad_plus_;
   vector<M> gval_, lambda_;
@@ -141,10 +141,12 @@ class shake_extension {
   using vec = vector<N>;
 
  public:
-  explicit shake_extension(const System& sys) : sys_(&sys), lagrangian_(sys) {}
+  template <class Stepper>
+  shake_extension(const Stepper&, const System& sys, const State&) : sys_(&sys), lagrangian_(sys) {}
 
-  /// The step from x0 = (q_{k−1}, q_k) at t0 to x1 = (q_k, q_{k+1}).
-  void begin_step(const State& x0, const State& x1, double t0, double h) {
+  /// The step from x0 = (q_{k−1}, q_k) at t0 to x1 = (q_k, q_{k+1}) (nothing is carried from one
+  /// step to the next).
+  void begin_step(const State& x0, const State& x1, double t0, double h, bool /*continued*/) {
     q0_ = view(x0.first);
     q1_ = view(x0.second);
     q2_ = view(x1.second);
@@ -152,7 +154,6 @@ class shake_extension {
     h_ = h;
     ready_ = false;
   }
-  void forget_end() {}  // nothing is carried from one step to the next
 
   /// x (k = 0) or ẋ (k = 1) at t ∈ [t0, t0 + h]; `project` does not apply (positions only, each
   /// on the constraint manifold to the interpolation error).
@@ -189,17 +190,21 @@ class shake_extension {
 
 /// SHAKE as an odeint stepper on x = (q_{k−1}, q_k). State = std::pair<Q, Q>.
 template <class State = std::pair<Eigen::VectorXd, Eigen::VectorXd>>
-class shake : public stepper_base<shake<State>, State, variational_options> {
+class shake : public stepper_base<shake<State>, State, variational_options, variational_statistics> {
  public:
-  using properties = method_properties<2, true, true, conserves_constraints | conserves_momentum_maps>;
-  static constexpr bool two_step_state = true;  // not composable (core/properties.hpp)
+  static constexpr method_properties properties = method_properties()
+                                                      .order(2)
+                                                      .symmetric(true)
+                                                      .symplectic(true)
+                                                      .conserves(conserves_constraints | conserves_momentum_maps)
+                                                      .state(state_kind::two_step_pair);
   template <class System>
-  using workspace = detail::shake_workspace<System>;
+  using cache = detail::shake_cache<System>;
   /// dense_output's extension for this two-step state: (q(t − h), q(t)).
   template <class System>
   using continuous_extension = detail::shake_extension<System, State>;
 
-  using stepper_base<shake<State>, State, variational_options>::stepper_base;
+  using stepper_base<shake<State>, State, variational_options, variational_statistics>::stepper_base;
 
   template <class System, class X>
   static auto check_state(const System& sys, const X& x) {

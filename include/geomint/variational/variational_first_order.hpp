@@ -13,18 +13,20 @@
 namespace geomint {
 
 template <class State = std::pair<Eigen::VectorXd, Eigen::VectorXd>>
-class variational_first_order : public discrete_euler_lagrange<first_order_discrete_lagrangian, State> {
+class variational_first_order : public discrete_euler_lagrange<first_order_discrete_lagrangian, State, variational_first_order<State>> {
  public:
   explicit variational_first_order(const variational_options& options = {})
-      : discrete_euler_lagrange<first_order_discrete_lagrangian, State>(options) {}
+      : discrete_euler_lagrange<first_order_discrete_lagrangian, State, variational_first_order>(options) {}
 };
 
 template <class State = std::pair<Eigen::VectorXd, Eigen::VectorXd>>
 class variational_first_order_two_step
-    : public discrete_euler_lagrange_two_step<first_order_discrete_lagrangian, State> {
+    : public discrete_euler_lagrange_two_step<first_order_discrete_lagrangian, State,
+                                              variational_first_order_two_step<State>> {
  public:
   explicit variational_first_order_two_step(const variational_options& options = {})
-      : discrete_euler_lagrange_two_step<first_order_discrete_lagrangian, State>(options) {}
+      : discrete_euler_lagrange_two_step<first_order_discrete_lagrangian, State, variational_first_order_two_step>(
+            options) {}
 };
 
 }  // namespace geomint

@@ -16,17 +16,18 @@
 namespace geomint {
 
 template <class State = std::pair<Eigen::VectorXd, Eigen::VectorXd>>
-class variational_midpoint : public discrete_euler_lagrange<midpoint_discrete_lagrangian, State> {
+class variational_midpoint : public discrete_euler_lagrange<midpoint_discrete_lagrangian, State, variational_midpoint<State>> {
  public:
   explicit variational_midpoint(const variational_options& options = {})
-      : discrete_euler_lagrange<midpoint_discrete_lagrangian, State>(options) {}
+      : discrete_euler_lagrange<midpoint_discrete_lagrangian, State, variational_midpoint>(options) {}
 };
 
 template <class State = std::pair<Eigen::VectorXd, Eigen::VectorXd>>
-class variational_midpoint_two_step : public discrete_euler_lagrange_two_step<midpoint_discrete_lagrangian, State> {
+class variational_midpoint_two_step
+    : public discrete_euler_lagrange_two_step<midpoint_discrete_lagrangian, State, variational_midpoint_two_step<State>> {
  public:
   explicit variational_midpoint_two_step(const variational_options& options = {})
-      : discrete_euler_lagrange_two_step<midpoint_discrete_lagrangian, State>(options) {}
+      : discrete_euler_lagrange_two_step<midpoint_discrete_lagrangian, State, variational_midpoint_two_step>(options) {}
 };
 
 }  // namespace geomint

@@ -17,8 +17,8 @@
 #include <array>
 #include <cmath>
 
-#include "geomint/core/block_lu.hpp"
-#include "geomint/core/newton.hpp"
+#include "geomint/solvers/block_lu.hpp"
+#include "geomint/solvers/newton.hpp"
 #include "geomint/core/step_error.hpp"
 #include "geomint/system/second_derivatives.hpp"
 #include "geomint/tableau/constrained_tableaux.hpp"

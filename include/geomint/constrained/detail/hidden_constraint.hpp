@@ -7,8 +7,8 @@
 #include <cmath>
 #include <limits>
 
-#include "geomint/system/constraint_gram.hpp"
-#include "geomint/core/newton.hpp"
+#include "geomint/constrained/detail/constraint_gram.hpp"
+#include "geomint/solvers/newton.hpp"
 #include "geomint/system/second_derivatives.hpp"
 
 namespace geomint {

@@ -16,8 +16,8 @@
 #include <cmath>
 #include <limits>
 
-#include "geomint/core/linear_solvers.hpp"
-#include "geomint/core/newton.hpp"
+#include "geomint/solvers/linear_solvers.hpp"
+#include "geomint/solvers/newton.hpp"
 #include "geomint/core/step_error.hpp"
 #include "geomint/system/second_derivatives.hpp"
 

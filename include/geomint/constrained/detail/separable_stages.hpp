@@ -21,8 +21,8 @@
 #include <array>
 #include <cmath>
 
-#include "geomint/system/constraint_gram.hpp"
-#include "geomint/core/newton.hpp"
+#include "geomint/constrained/detail/constraint_gram.hpp"
+#include "geomint/solvers/newton.hpp"
 #include "geomint/tableau/constrained_tableaux.hpp"
 
 namespace geomint {

@@ -20,7 +20,7 @@
 
 #include <Eigen/SparseLU>
 
-#include "geomint/system/constraint_gram.hpp"
+#include "geomint/constrained/detail/constraint_gram.hpp"
 #include "geomint/constrained/detail/separable_stages.hpp"
 
 namespace geomint {

@@ -39,7 +39,7 @@
 #include <limits>
 #include <utility>
 
-namespace geomint::lie_detail {
+namespace geomint::detail {
 
 /// x = A⁻¹b from lu = LU(A), for square b: from 64 columns on, in two independent halves of
 /// columns, run on two threads when OpenMP is on and Eigen runs on more than one.
@@ -180,4 +180,4 @@ class cayley_congruence {
   long corrections_[2] = {0, 0};
 };
 
-}  // namespace geomint::lie_detail
+}  // namespace geomint::detail

@@ -17,7 +17,7 @@
 #include <vector>
 #endif
 
-namespace geomint::lie_detail {
+namespace geomint::detail {
 
 #if defined(GEOMINT_HAVE_FFTW)
 
@@ -69,4 +69,4 @@ class diagonal_fft {
 
 #endif
 
-}  // namespace geomint::lie_detail
+}  // namespace geomint::detail

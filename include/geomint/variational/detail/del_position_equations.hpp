@@ -17,7 +17,7 @@
 #include <cmath>
 #include <limits>
 
-#include "geomint/core/linear_solvers.hpp"
+#include "geomint/solvers/linear_solvers.hpp"
 #include "geomint/core/step_error.hpp"
 #include "geomint/system/lagrangian_system.hpp"
 
@@ -61,7 +61,7 @@ class del_position_equations {
     q_scale_ = std::fmax(q0.cwiseAbs().maxCoeff(), std::numeric_limits<double>::min());
   }
 
-  // --- Newton problem interface (core/newton.hpp) ------------------------------------------
+  // --- Newton problem interface (solvers/newton.hpp) ------------------------------------------
   void residual(const unknowns& z, unknowns& r) {
     ld_->derivatives(*sys_, *q0_, z.head(n_), h_, d1_, d2_);
     r.head(n_) = d1_ + *p0_;

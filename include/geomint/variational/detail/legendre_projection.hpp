@@ -12,7 +12,7 @@
 #include <cmath>
 #include <limits>
 
-#include "geomint/core/linear_solvers.hpp"
+#include "geomint/solvers/linear_solvers.hpp"
 #include "geomint/core/step_error.hpp"
 #include "geomint/system/lagrangian_system.hpp"
 
@@ -57,7 +57,7 @@ class legendre_projection {
     p_scale_ = std::fmax(p_target.cwiseAbs().maxCoeff(), std::numeric_limits<double>::min());
   }
 
-  // --- Newton problem interface (core/newton.hpp) ------------------------------------------
+  // --- Newton problem interface (solvers/newton.hpp) ------------------------------------------
   void residual(const unknowns& y, unknowns& r) {
     v_ = y.head(n_);
     sys_->lagrangian_gradient(*q_, v_, lq_, lv_);

@@ -18,8 +18,8 @@
 #include <cmath>
 #include <limits>
 
-#include "geomint/system/constraint_gram.hpp"
-#include "geomint/core/linear_solvers.hpp"
+#include "geomint/constrained/detail/constraint_gram.hpp"
+#include "geomint/solvers/linear_solvers.hpp"
 #include "geomint/core/step_error.hpp"
 #include "geomint/system/second_derivatives.hpp"
 #include "geomint/system/separable_lagrangian.hpp"
@@ -83,7 +83,7 @@ class shake_equations {
   /// S_k = G_k M⁻¹ G_kᵀ; false if singular.
   bool factorize_gram(const System& sys, const jacobian_type& g) { return gram_.factorize(sys, g); }
 
-  // --- Newton problem interface (core/newton.hpp) ------------------------------------------
+  // --- Newton problem interface (solvers/newton.hpp) ------------------------------------------
   void residual(const unknowns& z, unknowns& r) {
     mid_ = *q_ + 0.5 * z.head(n_);
     sys_->potential_gradient(mid_, grad_plus_);

@@ -19,7 +19,7 @@
 #include <string>
 #include <type_traits>
 
-#include "geomint/core/linear_solvers.hpp"
+#include "geomint/solvers/linear_solvers.hpp"
 
 namespace geomint::sundials {
 

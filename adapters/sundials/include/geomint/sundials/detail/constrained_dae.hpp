@@ -21,7 +21,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "geomint/system/constraint_gram.hpp"
+#include "geomint/constrained/detail/constraint_gram.hpp"
 #include "geomint/core/state_view.hpp"
 #include "geomint/core/step_error.hpp"
 #include "geomint/sundials/detail/dae_model.hpp"

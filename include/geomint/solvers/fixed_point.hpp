@@ -10,7 +10,7 @@
 //   otherwise   max_iterations.
 //
 // Optionally accelerated (fixed_point_acceleration::anderson_depth = m > 0): Anderson
-// acceleration (core/anderson.hpp: z_{k+1} = g_k − ΔG_k γ_k from the last m differences). For
+// acceleration (solvers/anderson.hpp: z_{k+1} = g_k − ΔG_k γ_k from the last m differences). For
 // a linear map it is GMRES on (1 − F') in disguise, so an iteration that contracts slowly
 // because of a few (or clustered) eigenvalues of F' near its spectral radius is much sped up.
 // The stopping rule is the plain iteration's, applied to the residual change_norm(g_k, z_k);
@@ -21,9 +21,10 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <utility>
 
-#include "geomint/core/anderson.hpp"
-#include "geomint/core/newton.hpp"
+#include "geomint/solvers/anderson.hpp"
+#include "geomint/solvers/newton.hpp"
 
 namespace geomint {
 
@@ -116,24 +117,21 @@ fixed_point_report fixed_point_solve(Problem& problem, Z& z, Z& next, const newt
   return {};  // unreachable
 }
 
-/// fixed_point_solve from a guess extrapolated from earlier steps (`extrapolated`): should the
-/// iteration fail from it (a step size at the edge of the contraction, a sequence h does not
-/// resolve), once more after fresh_guess(z) sets the guess a fresh start would use, so that
-/// continuing a step sequence never fails where starting afresh succeeds. A failure from the
-/// fresh guess is the step's failure.
-template <class Problem, class Z, class FreshGuess>
-fixed_point_report fixed_point_solve_or_restart(Problem& problem, Z& z, Z& next, const newton_options& opt,
-                                                fixed_point_statistics& stats, const newton_context& ctx,
-                                                const fixed_point_acceleration& acceleration,
-                                                anderson_workspace& history, bool extrapolated,
-                                                FreshGuess&& fresh_guess) {
-  try {
-    return fixed_point_solve(problem, z, next, opt, stats, ctx, acceleration, history);
-  } catch (const step_error&) {
-    if (!extrapolated) throw;
+/// A fixed-point problem from its map alone, `map(z, next)`, with the change measured as the
+/// max-norm difference relative to the new iterate.
+template <class Map>
+struct mapped_fixed_point {
+  Map map_;
+  template <class Z>
+  void map(const Z& z, Z& next) { map_(z, next); }
+  template <class Z>
+  double change_norm(const Z& next, const Z& z) const {
+    return (next - z).cwiseAbs().maxCoeff() / std::fmax(next.cwiseAbs().maxCoeff(), 1e-300);
   }
-  fresh_guess(z);
-  return fixed_point_solve(problem, z, next, opt, stats, ctx, acceleration, history);
+};
+template <class Map>
+mapped_fixed_point<Map> fixed_point_of(Map map) {
+  return {std::move(map)};
 }
 
 }  // namespace geomint

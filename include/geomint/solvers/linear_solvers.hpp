@@ -15,6 +15,7 @@
 #include <Eigen/SparseCore>
 #include <cmath>
 #include <limits>
+#include <memory>
 
 #include "geomint/core/types.hpp"
 
@@ -51,6 +52,28 @@ class external_linear_solver {
   virtual bool factorize(const Eigen::SparseMatrix<double, Eigen::ColMajor, int>& a) = 0;
   /// x ← A⁻¹ x with the last factorization.
   virtual void solve_in_place(Eigen::Ref<Eigen::VectorXd> x) = 0;
+};
+
+/// An external solver a stepper's cache made for itself (constrained_options::
+/// linear_solver_factory): a copy of the cache holds none and makes its own.
+class owned_linear_solver {
+ public:
+  owned_linear_solver() = default;
+  owned_linear_solver(const owned_linear_solver&) {}
+  owned_linear_solver& operator=(const owned_linear_solver&) {
+    solver_.reset();
+    return *this;
+  }
+  owned_linear_solver(owned_linear_solver&&) noexcept = default;
+  owned_linear_solver& operator=(owned_linear_solver&&) noexcept = default;
+  template <class Factory>
+  external_linear_solver* get_or_make(const Factory& make) {
+    if (!solver_) solver_ = make();
+    return solver_.get();
+  }
+
+ private:
+  std::unique_ptr<external_linear_solver> solver_;
 };
 
 /// Dense LU with partial pivoting, for general square systems (stage Jacobians).

@@ -1,4 +1,4 @@
-// Workspace and step logic shared by reich_constrained, reich_constrained_adjoint and
+// The cache and step logic shared by reich_constrained, reich_constrained_adjoint and
 // reich_symmetric (McLachlan–Scovel 1994, §3 and §5, eqs. (2)–(3), (9), (10), (12)).
 //
 // One half step from (q, p) to (Q, P):
@@ -17,9 +17,7 @@
 #include "geomint/constrained/detail/reich_separable.hpp"
 #include "geomint/constrained/momentum_representation.hpp"
 #include "geomint/constrained/reich_options.hpp"
-#include "geomint/core/continuation.hpp"
-#include "geomint/core/statistics.hpp"
-#include "geomint/core/step_checks.hpp"
+#include "geomint/core/stepper_base.hpp"
 #include "geomint/system/consistency.hpp"
 
 namespace geomint {
@@ -39,7 +37,7 @@ template <class Metric>
 struct is_metric_momentum<metric_momentum<Metric>> : std::true_type {};
 
 template <class System, class Momentum>
-class reich_workspace {
+class reich_cache {
   using traits = system_traits<System>;
   static constexpr int N = traits::n, M = traits::m;
   static constexpr bool separable = traits::separable;
@@ -51,51 +49,76 @@ class reich_workspace {
                 "geomint: reich_constrained needs a dense constraint Jacobian (use rattle for sparse chains)");
   using multiplier_type = std::conditional_t<separable, reich_multiplier_problem<System>, int>;
   using position_type = std::conditional_t<separable, reich_position_problem<System>, int>;
+  using context = step_context<reich_options, constrained_statistics>;
 
  public:
-  reich_workspace(const Momentum& representation, reich_scheme scheme) : representation_(representation), scheme_(scheme) {}
+  static constexpr reuse kept = reuse::state;
+  using end_state = std::pair<vector<N>, vector<N>>;
 
-  /// Copies start afresh: no continuation, no factorization.
-  void forget() {
-    cont_.forget();
-    invalidate_jacobians();
-  }
+  template <class Method, class = decltype(std::declval<const Method&>().representation())>
+  explicit reich_cache(const Method& method) : representation_(method.representation()), scheme_(Method::scheme) {}
 
-  template <class QMap, class PMap>
-  void step(const System& sys, QMap& q, PMap& p, double t, double dt, const reich_options& opt,
-            step_statistics& stats) {
+  /// Checks that (q, p) is a consistent state of the representation and forgets old multipliers.
+  template <class Q0, class P0>
+  void start(const System& sys, const Q0& q, const P0& p, const context& c) {
     if constexpr (!separable) {
-      if (opt.formulation == reich_formulation::positions)
+      if (c.options.formulation == reich_formulation::positions)
         throw std::invalid_argument(
             "geomint: reich_formulation::positions (McLachlan–Scovel eq. (12)) needs a separable "
             "H = ½pᵀM⁻¹p + V(q) with constant M; use reich_formulation::multipliers");
     }
     const int n = sys.position_count(), m = sys.constraint_count();
     if (n != n_ || m != m_) resize(sys, n, m);
-    if (!cont_.begin(sys, q, p)) start_fresh(sys, q, p, t, dt, opt);
+    invalidate_jacobians();
+    for (int d = 0; d < 2; ++d) {
+      nu_[d].setZero();
+      correction_[d].setZero();
+    }
+    // M of this system (eq. (12) uses M itself): another system of the same size, or this one
+    // rebuilt with other masses, is a fresh start too.
+    if constexpr (separable) position_.set_mass(sys);
+    if (m_ == 0) return;
+    sys.constraint_jacobian(q, g0_);
+    sys.constraint(q, gval_);
+    if constexpr (metric) representation_.metric.apply_inverse(p, v_);  // G W⁻¹ p = 0
+    else sys.dh_dp(q, p, v_);                                         // G ∂H/∂p = 0
+    gv_.noalias() = g0_ * v_;
+    constraint_residuals res;
+    res.position = scaled_constraint_residual(g0_, gval_, q.norm());
+    res.velocity = scaled_constraint_residual(g0_, gv_, v_.norm());
+    if (!(res.position <= c.options.consistency_tolerance && res.velocity <= c.options.consistency_tolerance)) {
+      std::string what = describe_residuals(res, c.options.consistency_tolerance);
+      if constexpr (metric)
+        what += " (metric_momentum: the momentum condition is G(q) W⁻¹ p = 0; convert a canonical "
+                "state with geomint::to_metric_momentum)";
+      throw step_error(failure_reason::inconsistent_initial_state, c.t, c.h, 0,
+                       std::fmax(res.position, res.velocity), what);
+    }
+  }
 
+  template <class Q0, class P0, class Q1, class P1>
+  void advance(const System& sys, const Q0& q, const P0& p, Q1& q1, P1& p1, const context& c) {
+    // The last step's multipliers, scaled to this one, are the guess of a continued step.
+    const double ratio = c.continuing ? c.h / c.h_previous : 0.0;
     qa_ = q;
     pa_ = p;
     switch (scheme_) {
-      case reich_scheme::forward: half_step(sys, false, t, dt, opt, stats); break;
-      case reich_scheme::adjoint: half_step(sys, true, t, dt, opt, stats); break;
+      case reich_scheme::forward: half_step(sys, false, c.t, c.h, ratio, c); break;
+      case reich_scheme::adjoint: half_step(sys, true, c.t, c.h, ratio, c); break;
       case reich_scheme::symmetric:
-        half_step(sys, false, t, dt / 2, opt, stats);
-        half_step(sys, true, t + dt / 2, dt / 2, opt, stats);
+        half_step(sys, false, c.t, c.h / 2, ratio, c);
+        half_step(sys, true, c.t + c.h / 2, c.h / 2, ratio, c);
         break;
     }
-    cont_.template end<0>() = qa_;
-    cont_.template end<1>() = pa_;
-    cont_.commit(sys, t, dt, q, p);
-    ++stats.steps;
-    if (!separable) ++stats.general_solver_steps;
+    q1 = qa_;
+    p1 = pa_;
+    if (!separable) ++c.stats.general_solver_steps;
   }
 
  private:
   void resize(const System& sys, int n, int m) {
     n_ = n;
     m_ = m;
-    cont_.resize(n, n);
     qa_.resize(n);
     pa_.resize(n);
     v_.resize(n);
@@ -111,7 +134,6 @@ class reich_workspace {
     for (int d = 0; d < 2; ++d) {
       nu_[d].setZero(m);
       correction_[d].setZero(n);
-      h_previous_[d] = 0;
     }
     if constexpr (separable) {
       multiplier_.resize(n, m);
@@ -133,38 +155,6 @@ class reich_workspace {
     }
   }
 
-  /// Checks that (q, p) is a consistent state of the representation and forgets old multipliers.
-  template <class QMap, class PMap>
-  void start_fresh(const System& sys, const QMap& q, const PMap& p, double t, double dt, const reich_options& opt) {
-    require_finite_state(t, dt, q, p);
-    invalidate_jacobians();
-    for (int d = 0; d < 2; ++d) {
-      nu_[d].setZero();
-      correction_[d].setZero();
-      h_previous_[d] = 0;
-    }
-    // M of this system (eq. (12) uses M itself): another system of the same size, or this one
-    // rebuilt with other masses, is a fresh start too.
-    if constexpr (separable) position_.set_mass(sys);
-    if (m_ == 0) return;
-    sys.constraint_jacobian(q, g0_);
-    sys.constraint(q, gval_);
-    if constexpr (metric) representation_.metric.apply_inverse(p, v_);  // G W⁻¹ p = 0
-    else sys.dh_dp(q, p, v_);                                         // G ∂H/∂p = 0
-    gv_.noalias() = g0_ * v_;
-    constraint_residuals res;
-    res.position = scaled_constraint_residual(g0_, gval_, q.norm());
-    res.velocity = scaled_constraint_residual(g0_, gv_, v_.norm());
-    if (!(res.position <= opt.consistency_tolerance && res.velocity <= opt.consistency_tolerance)) {
-      std::string what = describe_residuals(res, opt.consistency_tolerance);
-      if constexpr (metric)
-        what += " (metric_momentum: the momentum condition is G(q) W⁻¹ p = 0; convert a canonical "
-                "state with geomint::to_metric_momentum)";
-      throw step_error(failure_reason::inconsistent_initial_state, t, dt, 0,
-                       std::fmax(res.position, res.velocity), what);
-    }
-  }
-
   void invalidate_jacobians() {
     if constexpr (separable) {
       multiplier_.invalidate();
@@ -175,12 +165,13 @@ class reich_workspace {
     }
   }
 
-  /// (qa_, pa_) ← γ(h) or γ⁻¹(−h) of (qa_, pa_).
-  void half_step(const System& sys, bool adjoint, double t, double h, const reich_options& opt,
-                 step_statistics& stats) {
+  /// (qa_, pa_) ← γ(h) or γ⁻¹(−h) of (qa_, pa_); ratio: h over the last step's half step of this
+  /// direction (0 on a fresh start).
+  void half_step(const System& sys, bool adjoint, double t, double h, double ratio, const context& c) {
     const newton_context ctx{t, h, adjoint ? "constraint algorithm, adjoint step (10)" : "constraint algorithm, step (9)"};
     const int d = adjoint ? 1 : 0;
-    const double ratio = h_previous_[d] != 0 ? h / h_previous_[d] : 0.0;
+    const reich_options& opt = c.options;
+    auto& stats = c.stats;
     if (m_ > 0) sys.constraint_jacobian(qa_, g0_);
     if constexpr (separable) {
       // p₀ = p − h∇V(q) for γ, p for the adjoint.
@@ -198,7 +189,7 @@ class reich_workspace {
         // eq. (9)/(10): Q = q + h M⁻¹p₀ + M⁻¹G(q)ᵀν, p̃ = p₀ + G(q)ᵀν/h
         multiplier_.begin(sys, base_, g0_, q_scale, ctx);
         zm_ = ratio * ratio * nu_[d];
-        solve(multiplier_, zm_, zm0_, rm_, ratio != 0, [](auto& z) { z.setZero(); }, opt, stats, ctx);
+        newton_solve(multiplier_, zm_, zm0_, rm_, opt.newton, stats.newton, ctx);
         nu_[d] = zm_;
         multiplier_.position(zm_, base_);
         pa_ = pbase_;
@@ -212,7 +203,7 @@ class reich_workspace {
         v_ = h * pbase_;
         position_.begin(sys, qa_, v_, pi_, g0_, q_scale, ctx);
         zq_ = base_ + ratio * ratio * correction_[d];
-        solve(position_, zq_, zq0_, rq_, ratio != 0, [this](auto& z) { z = base_; }, opt, stats, ctx);
+        newton_solve(position_, zq_, zq0_, rq_, opt.newton, stats.newton, ctx);
         correction_[d] = zq_ - base_;
         base_ = zq_;
         position_.momentum(zq_, h, pa_);
@@ -226,43 +217,23 @@ class reich_workspace {
       if (adjoint) general_half(sys, adjoint_, h, d, ratio, opt, stats, ctx);
       else general_half(sys, forward_, h, d, ratio, opt, stats, ctx);
     }
-    h_previous_[d] = h;
     project(sys, opt, stats, ctx);
   }
 
   template <class Problem>
   void general_half(const System& sys, Problem& problem, double h, int d, double ratio, const reich_options& opt,
-                    step_statistics& stats, const newton_context& ctx) {
+                    constrained_statistics& stats, const newton_context& ctx) {
     problem.begin(sys, qa_, pa_, g0_, h, ctx);
     problem.guess(zg_, ratio * nu_[d]);
-    solve(problem, zg_, zg0_, rg_, ratio != 0, [&](auto& z) { problem.guess(z, 0 * nu_[d]); }, opt, stats, ctx);
+    newton_solve(problem, zg_, zg0_, rg_, opt.newton, stats.newton, ctx);
     nu_[d] = zg_.tail(m_);
     problem.finish(zg_, base_, pbase_);
     qa_ = base_;
     pa_ = pbase_;
   }
 
-  /// Solves a half step's equations from the continued guess (the last multipliers scaled to
-  /// this step, `continued_guess`) with the factorization kept from earlier steps; if that
-  /// fails, once more as a fresh stepper would (`fresh_guess`, a new factorization) before the
-  /// step fails: at large steps the kept data can lead Newton astray (a double pendulum at
-  /// h = 0.335 failed where a fresh stepper's step succeeded).
-  template <class Problem, class Z, class FreshGuess>
-  void solve(Problem& problem, Z& z, Z& z0, Z& r, bool continued_guess, FreshGuess fresh_guess,
-             const reich_options& opt, step_statistics& stats, const newton_context& ctx) {
-    const bool continued = continued_guess || problem.has_jacobian();
-    try {
-      newton_solve(problem, z, z0, r, opt.newton, stats.newton, ctx);
-    } catch (const step_error& e) {
-      if (!continued || !worth_a_fresh_start(e)) throw;
-      problem.invalidate();
-      fresh_guess(z);
-      newton_solve(problem, z, z0, r, opt.newton, stats.newton, ctx);
-    }
-  }
-
   /// pa_ ← ψ(qa_, pa_): the metric projection, or the lift to CM (eq. (3)).
-  void project(const System& sys, const reich_options& opt, step_statistics& stats, const newton_context& ctx) {
+  void project(const System& sys, const reich_options& opt, constrained_statistics& stats, const newton_context& ctx) {
     if (m_ == 0) return;
     sys.constraint_jacobian(qa_, g1_);
     auto singular = [&] {
@@ -283,8 +254,6 @@ class reich_workspace {
   Momentum representation_;
   reich_scheme scheme_;
   int n_ = -1, m_ = -1;
-  continuation<vector<N>, vector<N>> cont_;
-  double h_previous_[2] = {0, 0};
   vector<N> qa_, pa_, v_, grad_, pbase_, base_;
   vector<M> gval_, gv_, nu_[2];
   vector<N> correction_[2];  // Q − (q + h M⁻¹p₀) of the last half step, per direction (first guess)

@@ -24,11 +24,10 @@
 #include <string>
 #include <type_traits>
 
-#include "geomint/core/anderson.hpp"
-#include "geomint/core/options.hpp"
-#include "geomint/core/statistics.hpp"
 #include "geomint/core/step_error.hpp"
 #include "geomint/core/types.hpp"
+#include "geomint/solvers/anderson.hpp"
+#include "geomint/solvers/solver_options.hpp"
 
 namespace geomint {
 
@@ -208,20 +207,6 @@ newton_report newton_solve(Problem& problem, Z& z, Z& z0, Z& r, const newton_opt
   fail(failure_reason::max_iterations, opt.max_iterations, norm,
        "no convergence within " + std::to_string(opt.max_iterations) + " iterations");
   return {};  // unreachable
-}
-
-/// Newton failures worth one more attempt from a plain starting point (a fresh stepper's guess,
-/// a new factorization): the iteration went astray, or met a singular or non-finite matrix or
-/// model value on its way. A retry that fails again reports its own reason.
-inline bool worth_a_fresh_start(const step_error& e) {
-  switch (e.reason()) {
-    case failure_reason::newton_diverged:
-    case failure_reason::max_iterations:
-    case failure_reason::singular_constraint_jacobian:
-    case failure_reason::singular_iteration_matrix:
-    case failure_reason::non_finite_value: return true;
-    default: return false;
-  }
 }
 
 }  // namespace geomint

@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "geomint/core/linear_solvers.hpp"
+#include "geomint/solvers/linear_solvers.hpp"
 #include "geomint/system/constrained_system.hpp"
 
 namespace geomint {

@@ -19,7 +19,7 @@
 // Dynamic sizes always take the whole-matrix LU: Eigen's blocked kernel suits large systems.
 #pragma once
 
-#include "geomint/core/linear_solvers.hpp"
+#include "geomint/solvers/linear_solvers.hpp"
 
 namespace geomint {
 
