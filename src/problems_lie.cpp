@@ -28,7 +28,7 @@ const registration problems_lie([] {
                [](const parameter_values& v) {
                  const free_rigid_body sys(vector<3>(positive(v, "I1"), positive(v, "I2"), positive(v, "I3")));
                  return std::make_unique<lie_poisson_problem<free_rigid_body>>(sys, vector<3>(v["y1"], v["y2"], v["y3"]));
-               }});
+               }, {}});
   add_sections("free-rigid-body", {coordinate_section("default", {"y1", "y2", "y3"}, 1, 1, 0, 2,
                                                       "the body angular momentum crosses y2 = 0 increasing")});
   add_problem({"heavy-top-se3",
@@ -59,12 +59,12 @@ const registration problems_lie([] {
                  vector<6> y;
                  y << v["u1"], v["u2"], v["u3"], v["v1"], v["v2"], v["v3"];
                  return std::make_unique<lie_poisson_problem<heavy_top_se3>>(heavy_top_se3(p), y);
-               }});
+               }, {}});
   add_problem({"rigid-body-so5", "free rigid body on so(5)* (McLachlan-Scovel 1994, §6.1); Casimirs of so(5)",
                "lie-poisson", {},
                [](const parameter_values&) {
                  return std::make_unique<lie_poisson_problem<rigid_body_so5>>(rigid_body_so5(), rigid_body_so5::initial_state());
-               }});
+               }, {}});
   add_problem({"sine-euler-su3",
                "Zeitlin's su(3) truncation of 2D ideal flow (Engo-Faltinsen 1999, §6.3), random vorticity; Casimirs "
                "tr(W^k)/3",
@@ -73,7 +73,7 @@ const registration problems_lie([] {
                  if (v["seed"] < 0 || v["seed"] > 4294967295.0) throw usage_error("parameter seed: must be in 0 ... 2^32 - 1");
                  return std::make_unique<lie_poisson_problem<sine_euler_su3>>(
                      sine_euler_su3(), sine_euler_su3::random_initial_state(static_cast<unsigned>(v["seed"])));
-               }});
+               }, {}});
   for_each_lie_problem([](auto tag, const char* name) {
     add_reference("odeint_dopri5", odeint_dopri5_description, name, solve_dopri5<typename decltype(tag)::type>);
   });

@@ -29,7 +29,7 @@ const registration problems_riemannian([] {
                  if (p.a1 == p.a2) momenta.push_back({"Lz", vertical_angular_momentum});
                  return std::make_unique<problem>(
                      sys, sys.initial_state(v["theta"], v["omega_azimuthal"], v["omega_polar"]), momenta);
-               }});
+               }, {}});
   add_sections("particle-on-ellipsoid",
                {coordinate_section("default", {"q1", "q2", "q3", "p1", "p2", "p3"}, 0, 1, 2, 5,
                                    "x crosses the plane x1 = 0 toward +x1")});
@@ -46,7 +46,7 @@ const registration problems_riemannian([] {
                  using problem = hamiltonian_problem<double_spherical_pendulum_s2>;
                  return std::make_unique<problem>(sys, sys.initial_state(),
                                                   std::vector<problem::named_map>{{"Lz", vertical_angular_momentum}});
-               }});
+               }, {}});
 
   add_problem({"heavy-top-so3",
                "the heavy top on SO(3) with its bi-invariant metric (Leimkuhler-Patrick 1996, §5.2); k.(q Pi) is "
@@ -76,7 +76,7 @@ const registration problems_riemannian([] {
                  const heavy_top_so3 sys(p);
                  return std::make_unique<heavy_top_so3_problem>(
                      sys, sys.initial_state(v["tilt"], vector<3>(v["omega1"], v["omega2"], v["omega3"])));
-               }});
+               }, {}});
 });
 
 }  // namespace

@@ -98,7 +98,7 @@ int main() {
                      "cached force only when q is bit for bit its previous end point; with ~2 flops per entry "
                      "the step is bound by array traversals: 13 per step against velocity Verlet's 8, and at "
                      "least 11 under both guarantees (in-place variants measured no faster, see "
-                     "docs/performance.md)");
+                     "bench/NOTES.md)");
   bench::print_ratio("geomint::rattle (m = 0) / odeint symplectic_rkn_sb3a_mclachlan", t[0], t[2]);
   return 0;
 }

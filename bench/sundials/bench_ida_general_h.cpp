@@ -86,7 +86,7 @@ void compare(const char* problem, const System& sys, const AdSystem& ad, const g
   } else {
     std::printf("%s best IDA:     GGL rtol = atol = %.1e, %.3f s, %ld steps\n", problem, ida.setting, ida.result.cpu,
                 ida.result.steps);
-    // Why a miss is a miss, in the measured terms of both winning runs (see docs/performance.md).
+    // Why a miss is a miss, in the measured terms of both winning runs (see bench/NOTES.md).
     char why[1024];
     std::snprintf(why, sizeof why,
                   "%s, dt = %g: %.1f us per step, %.1f Newton iterations and %.2f factorizations per step (stages "

@@ -21,11 +21,43 @@ bool is_file(const std::string& p) {
   struct stat st {};
   return stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
 }
-/// A gnuplot list of words: "a b c".
-std::string words(const std::vector<std::string>& w) {
-  std::string s;
-  for (const auto& x : w) s += (s.empty() ? "" : " ") + x;
-  return s;
+/// A gnuplot single-quoted string ('' stands for a quote inside).
+std::string quoted(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("''") : std::string(1, c);
+  return q + "'";
+}
+/// A gnuplot double-quoted string broken into lines of at most `width` characters at spaces
+/// (a title that fits the image).
+std::string wrapped(const std::string& s, std::size_t width) {
+  std::string out = "\"", line;
+  auto flush = [&] {
+    if (out.size() > 1) out += "\\n";
+    out += line;
+    line.clear();
+  };
+  std::size_t start = 0;
+  while (start < s.size()) {
+    std::size_t end = s.find(' ', start);
+    if (end == std::string::npos) end = s.size();
+    const std::string word = s.substr(start, end - start);
+    if (!line.empty() && line.size() + 1 + word.size() > width) flush();
+    line += (line.empty() ? "" : " ") + word;
+    start = end + 1;
+  }
+  if (!line.empty()) flush();
+  std::string escaped;
+  for (char c : out.substr(1)) escaped += c == '"' ? std::string("\\\"") : std::string(1, c);
+  return "\"" + escaped + "\"";
+}
+/// `plot` of one curve per series: file(label) with `using`, titled by its legend entry.
+std::string plot_each(const std::vector<std::string>& labels, const std::vector<std::string>& titles,
+                      const std::string& file_prefix, const std::string& using_style) {
+  std::string s = "plot ";
+  for (std::size_t i = 0; i < labels.size(); ++i)
+    s += (i ? ", \\\n     " : "") + quoted(file_prefix + labels[i] + ".csv") + " using " + using_style + " title " +
+         quoted(i < titles.size() ? titles[i] : labels[i]);
+  return s + "\n";
 }
 }  // namespace
 
@@ -97,27 +129,29 @@ std::vector<std::string> write_plots(const plot_request& r, std::string& message
        << "set datafile separator ','\nset key outside right top noenhanced\nset grid\nset logscale y\n"
        << "set format y '10^{%L}'\nset terminal pngcairo size 1100,650 enhanced font ',10'\n"
        << "lfloor(x) = (abs(x) > 1e-17 ? abs(x) : 1e-17)\n"
-       << "methods = '" << words(r.series) << "'\n"
-       << "set output '" << pngs[0] << "'\nset title '" << p << ": relative energy error |H - H_0| / max(1, |H_0|)' noenhanced\n"
-       << "set xlabel 't'\nset ylabel '|energy error|'\n"
-       << "plot for [m in methods] '" << p << "_series_'.m.'.csv' using 1:(lfloor($2)) with lines title m\n";
+       << "set output '" << pngs[0] << "'\nset title " << wrapped(p + ": relative energy error |H - H_0| / max(1, |H_0|)", 90)
+       << " noenhanced\nset xlabel 't'\nset ylabel '|energy error|'\n"
+       << plot_each(r.series, r.series_titles, p + "_series_", "1:(lfloor($2)) with lines");
     if (r.has_constraint)
-      gp << "set output '" << pngs[1] << "'\nset title '" << p
-         << ": scaled constraint residual |g(q)| (log scale)' noenhanced\nset ylabel 'constraint residual'\n"
-         << "plot for [m in methods] '" << p << "_series_'.m.'.csv' using 1:(lfloor($3)) with lines title m\n";
+      gp << "set output '" << pngs[1] << "'\nset title " << wrapped(p + ": scaled constraint residual |g(q)|", 90)
+         << " noenhanced\nset ylabel 'constraint residual'\n"
+         << plot_each(r.series, r.series_titles, p + "_series_", "1:(lfloor($3)) with lines");
     else if (r.has_casimir)
-      gp << "set output '" << pngs[1] << "'\nset title '" << p
-         << ": relative error of the first Casimir (log scale)' noenhanced\nset ylabel '|Casimir error|'\n"
-         << "plot for [m in methods] '" << p << "_series_'.m.'.csv' using 1:(lfloor($3)) with lines title m\n";
-    if (r.work_precision)
-      gp << "set output '" << pngs.back() << "'\nset title '" << p
-         << ": work-precision (max energy error against CPU time; step sizes / tolerances)' noenhanced\n"
-         << "set logscale x\nset format x '10^{%L}'\nset xlabel 'CPU s'\nset ylabel 'max |energy error|'\n"
-         << "wp = '" << words(r.work_precision_methods) << "'\n"
-         // Columns as in the summary CSV: 1 method, 3 status, 4 max_energy_error, 11 cpu_seconds.
-         << "plot for [m in wp] '" << p << "_work_precision.csv' using "
-         << "(strcol(1) eq m && strcol(3) eq 'ok' ? ($11 > 1e-6 ? $11 : 1e-6) : 1/0):(lfloor($4)) "
-         << "with linespoints title m\n";
+      gp << "set output '" << pngs[1] << "'\nset title " << wrapped(p + ": relative error of the first Casimir", 90)
+         << " noenhanced\nset ylabel '|Casimir error|'\n"
+         << plot_each(r.series, r.series_titles, p + "_series_", "1:(lfloor($3)) with lines");
+    if (r.work_precision) {
+      gp << "set output '" << pngs.back() << "'\nset title "
+         << wrapped(p + ": work-precision, max energy error against CPU time", 90) << " noenhanced\n"
+         << "set logscale x\nset format x '10^{%L}'\nset xlabel 'CPU s'\nset ylabel 'max |energy error|'\nplot ";
+      // Columns as in the summary CSV: 1 method, 3 status, 4 max_energy_error, 11 cpu_seconds.
+      const auto& m = r.work_precision_methods;
+      for (std::size_t i = 0; i < m.size(); ++i)
+        gp << (i ? ", \\\n     " : "") << quoted(p + "_work_precision.csv") << " using (strcol(1) eq " << quoted(m[i])
+           << " && strcol(3) eq 'ok' ? ($11 > 1e-6 ? $11 : 1e-6) : 1/0):(lfloor($4)) with linespoints title "
+           << quoted(i < r.work_precision_titles.size() ? r.work_precision_titles[i] : m[i]);
+      gp << "\n";
+    }
     if (!gp) throw io_error("write to " + r.directory + "/" + script + " failed");
   }
   return run_gnuplot(gnuplot, r.directory, script, p, pngs, message);
@@ -139,8 +173,11 @@ std::vector<std::string> write_section_plot(const section_plot_request& r, std::
        << "set datafile separator ','\nset grid\nunset key\n"
        << "set terminal pngcairo size " << 650 * panels << ",650 enhanced font ',10'\n"
        << "set output '" << r.png << "'\n"
-       << "set multiplot layout 1," << panels << " title '" << r.problem << ", section " << r.section << ": "
-       << r.definition << "' noenhanced\n"
+       // The title over all panels, wrapped to their width (about 90 characters of the 10-point
+       // font per 650-pixel panel).
+       << "set multiplot layout 1," << panels << " title "
+       << wrapped(r.problem + ", section " + r.section + ": " + r.definition, 90 * panels) << " noenhanced\n"
+       << "set tmargin 5\n"
        << "set xlabel '" << r.x_name << "' noenhanced\nset ylabel '" << r.y_name << "' noenhanced\n";
     if (r.ensemble)
       gp << "set title 'coloured by trajectory' noenhanced\nset cblabel 'trajectory'\nplot '" << r.problem

@@ -12,10 +12,12 @@ struct plot_request {
   std::string directory;  ///< where the CSV files are and the PNGs go
   std::string problem;    ///< title and file prefix
   std::vector<std::string> series;  ///< labels l with <problem>_series_<l>.csv present
+  std::vector<std::string> series_titles;  ///< their legend entries (step or tolerance); empty: the labels
   bool has_constraint = true;
   bool has_casimir = false;  ///< without constraints, column 3 is the first Casimir error
   bool work_precision = false;      ///< <problem>_work_precision.csv present
   std::vector<std::string> work_precision_methods;
+  std::vector<std::string> work_precision_titles;  ///< their legend entries; empty: the labels
 };
 
 /// A Poincaré section: one panel per method, side by side, from <problem>_<method>_section.csv

@@ -245,6 +245,13 @@ BOOST_AUTO_TEST_CASE(compare_writes_csv_and_plots) {
   const csv ida = read_csv(path("compare", "c/double-spherical-pendulum_series_ida_ggl.csv"));
   BOOST_TEST(max_abs(ida.column("constraint_residual")) < 1e-6);
   BOOST_TEST(ida.column("t").back() == 2.0, boost::test_tools::tolerance(1e-12));
+  // The legends name each series' step or tolerance; titles are short enough to fit.
+  const std::string script = slurp(path("compare", "c/double-spherical-pendulum_plots.gp"));
+  for (const char* title : {"title 'rattle, h = 0.02'", "title 'lobatto3, h = 0.02'", "title 'ida_ggl, rtol = atol = 1e-06'",
+                            "title 'rattle, h = 0.08 ... 0.005'", "title 'ida_ggl, rtol = 1e-4 ... 1e-10'"})
+    BOOST_TEST(contains(script, title), title);
+  for (const auto& line : lines_of(path("compare", "c/double-spherical-pendulum_plots.gp")))
+    if (line.rfind("set title", 0) == 0) BOOST_TEST(line.size() <= 120u, line);
   if (have_gnuplot()) {
     for (const char* png : {"energy_error", "constraint_residual", "work_precision"})
       BOOST_TEST(non_empty_file(path("compare", std::string("c/double-spherical-pendulum_") + png + ".png")), png);
@@ -1197,6 +1204,15 @@ BOOST_AUTO_TEST_CASE(section_times_converge_and_the_grid_is_unchanged) {
              slurp(path("section_without", "o/spherical-pendulum_rattle.csv")));
   BOOST_TEST(contains(with.out, "section default:"));
   if (have_gnuplot()) BOOST_TEST(non_empty_file(path("section_with", "o/spherical-pendulum_rattle_section.png")));
+  // The one panel's title is wrapped to its width (650 pixels: 90 characters a line).
+  for (const auto& line : lines_of(path("section_with", "o/spherical-pendulum_rattle_section.gp")))
+    if (line.rfind("set multiplot", 0) == 0) {
+      const std::size_t open = line.find('"'), close = line.rfind('"');
+      BOOST_TEST_REQUIRE(close > open);
+      std::size_t longest = 0, start = open + 1;
+      for (std::size_t at; (at = line.find("\\n", start)) < close; start = at + 2) longest = std::max(longest, at - start);
+      BOOST_TEST(std::max(longest, close - start) <= 90u, line);
+    }
 }
 
 BOOST_AUTO_TEST_CASE(sections_are_listed_compared_side_by_side_and_checked) {

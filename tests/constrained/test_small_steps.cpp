@@ -114,8 +114,8 @@ constexpr double same_solution = 5e-13;
 
 /// Five steps of 1e-7, then one step of `big` from where they end: the continuing stepper (its
 /// factorization formed at 1e-7, its guess extrapolated by the ratio 1e6 or more) computes what
-/// a fresh stepper computes from the same state. (It used to keep the 1e-7 factorization, whose
-/// iteration sent the heavy top's momenta to 1e10 and failed as a singular Jacobian.)
+/// a fresh stepper computes from the same state. (Iterating with the 1e-7 factorization sends the
+/// heavy top's momenta to 1e10 and fails as a singular Jacobian.)
 template <class Stepper, class System, class State>
 void check_tiny_steps_then_a_large_one(const System& sys, const State& start) {
   for (double big : {0.1, 0.2, 0.5}) {
@@ -211,11 +211,11 @@ struct dumbbell_constraints {
 }  // namespace
 
 // RATTLE's separable fast path declines a step now and then (its fixed iteration matrix stops
-// contracting) and the general stage solver takes it. That solver used to start from the
-// increments of the last step *it* had solved — in a composition with Yoshida's negative
-// substep, hundreds of steps back and scaled by the ratio −1.26 — and full Newton found another
-// root of the stage equations: on the constraint manifold, energy error 178 instead of 0.4,
-// and the next step failed. Every composed step must equal a fresh stepper's.
+// contracting) and the general stage solver takes it. It must start from the previous step,
+// not from the increments of the last step *it* solved — in a composition with Yoshida's
+// negative substep, hundreds of steps back and scaled by the ratio −1.26 — from which full
+// Newton finds another root of the stage equations (on the constraint manifold, energy error
+// 178 instead of 0.4). Every composed step must equal a fresh stepper's.
 BOOST_AUTO_TEST_CASE(a_step_after_fast_path_steps_starts_from_the_previous_step_not_an_older_one) {
   using state = std::pair<vector<6>, vector<6>>;
   const auto sys = make_separable_system(diagonal_mass<6>((vector<6>() << 1, 1, 1, 2, 2, 2).finished()),
@@ -241,10 +241,10 @@ BOOST_AUTO_TEST_CASE(a_step_after_fast_path_steps_starts_from_the_previous_step_
 }
 
 // A few steps at a constant, large step from an energetic state of the same dumbbell, then one
-// more: the continuing stepper's guess, extrapolated from those steps, made Newton fall back to
-// full Newton, which found another root of the stage equations (on the manifold, H = 3470 and
-// 410 against 58 and 13 from a fresh start; found by comparing continued and fresh steps over
-// random states and step sequences). Such a solve is now repeated as a fresh stepper solves it.
+// more: the continuing stepper's guess, extrapolated from those steps, makes Newton fall back
+// to full Newton, which can find another root of the stage equations (on the manifold, with an
+// energy far from a fresh start's). Such a solve is repeated as a fresh stepper solves it, so
+// continued and fresh steps agree.
 template <class Stepper>
 void check_continued_equals_fresh(const std::pair<vector<6>, vector<6>>& start, int history, double h) {
   using state = std::pair<vector<6>, vector<6>>;
@@ -357,7 +357,7 @@ BOOST_AUTO_TEST_CASE(reich_symmetric_repeats_a_failed_continued_solve_from_a_fre
 
 BOOST_AUTO_TEST_CASE(a_non_finite_force_on_the_general_path_is_reported_as_such) {
   // The force (velocity-dependent: the general path) turns NaN at t = 1. Newton's matrix then
-  // holds NaN too; it used to be reported as a singular constraint Jacobian.
+  // holds NaN too, which is not a singular constraint Jacobian.
   const problems::variable_mass_sphere vm;
   const auto failing = with_force(vm, [](double t, const auto&, const auto& p, auto& f) {
     f = -0.1 * p;
@@ -376,9 +376,9 @@ BOOST_AUTO_TEST_CASE(a_non_finite_force_on_the_general_path_is_reported_as_such)
 
 BOOST_AUTO_TEST_CASE(a_step_far_too_large_is_reported_as_divergence_not_as_dependent_constraints) {
   // After ten steps of 0.1, steps of 5 … 40 (the top turns in ~1) have no solution nearby.
-  // RATTLE's iteration at 5 used to reach a point where the stage Jacobian is singular and
-  // report singular_constraint_jacobian ("are two constraints dependent?"); that reason is for a
-  // Jacobian singular at the starting point (test_interfaces: a constraint given twice).
+  // RATTLE's iteration at 5 can reach a point where the stage Jacobian is singular; that is
+  // divergence, not singular_constraint_jacobian ("are two constraints dependent?"), which is
+  // for a Jacobian singular at the starting point (test_interfaces: a constraint given twice).
   const problems::heavy_top top;
   using X = problems::heavy_top::state_type;
   const auto check = [&](auto stepper) {

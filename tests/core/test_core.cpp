@@ -344,7 +344,7 @@ BOOST_AUTO_TEST_CASE(sequence_extrapolation_climbs_to_the_degree_the_data_suppor
   BOOST_TEST(rough.latest()(0) == 1.0);
 }
 
-// The continuation rule's key (core/continuation.hpp): a system's address and its value — its
+// The continuation rule's key (core/step_record.hpp): a system's address and its value — its
 // own bytes, or its parameter_version() where it declares one.
 namespace {
 struct plain_system {

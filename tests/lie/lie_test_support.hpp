@@ -38,7 +38,7 @@ double relative_difference(const A& a, const B& b, double floor = 1e-300) {
 /// Steps `stepper` n times from y and returns the largest relative change of each quantity
 /// returned by invariants(y) (a vector), taken against its initial value.
 template <class Stepper, class System, class State, class Invariants>
-[[gnu::noinline]] Eigen::VectorXd invariant_drift(Stepper& stepper, const System& sys, State y, double h, long n,
+GEOMINT_NOINLINE Eigen::VectorXd invariant_drift(Stepper& stepper, const System& sys, State y, double h, long n,
                                 Invariants&& invariants) {
   const Eigen::VectorXd c0 = invariants(y);
   Eigen::VectorXd worst = Eigen::VectorXd::Zero(c0.size());
@@ -55,7 +55,7 @@ template <class Stepper, class System, class State, class Invariants>
 
 /// The exact flow of ẏ = J(y)∇H(y) by odeint's runge_kutta_dopri5 at tolerance 1e-13.
 template <class System>
-[[gnu::noinline]] Eigen::VectorXd reference_solution(const System& sys, const Eigen::VectorXd& y0, double t_end) {
+GEOMINT_NOINLINE Eigen::VectorXd reference_solution(const System& sys, const Eigen::VectorXd& y0, double t_end) {
   namespace odeint = boost::numeric::odeint;
   std::vector<double> x(y0.data(), y0.data() + y0.size());
   geomint::lie_poisson_vector_field<System> f(sys);
@@ -66,7 +66,7 @@ template <class System>
 
 /// Global error at t_end of a stepper with step t_end/n against a reference.
 template <class Stepper, class System, class State>
-[[gnu::noinline]] double global_error(Stepper stepper, const System& sys, const State& y0, const Eigen::VectorXd& reference,
+GEOMINT_NOINLINE double global_error(Stepper stepper, const System& sys, const State& y0, const Eigen::VectorXd& reference,
                     double t_end, int n) {
   State y = y0;
   const double h = t_end / n;

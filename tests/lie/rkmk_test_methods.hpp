@@ -51,7 +51,7 @@ using casimir_methods =
 /// of the Casimir's terms (algebra casimir_scales: |y|, |v|, |u||v|, ‖W‖ᵏ/N, …). Rounding the
 /// state to doubles perturbs C_k by ~ε·scale_k per step, a random walk of ~ε√n·scale_k.
 template <class Stepper, class System>
-[[gnu::noinline]] double casimir_drift(Stepper stepper, const System& sys, typename System::state_type y, double h, long n) {
+GEOMINT_NOINLINE double casimir_drift(Stepper stepper, const System& sys, typename System::state_type y, double h, long n) {
   const auto& a = geomint::detail::algebra_of(sys);
   const auto c0 = a.casimirs(y);
   auto scale = a.casimir_scales(y);
@@ -67,7 +67,7 @@ template <class Stepper, class System>
 
 /// max |H(y_n) − H(y_0)| / |H(y_0)| over n steps.
 template <class Stepper, class System>
-[[gnu::noinline]] double energy_drift(Stepper& stepper, const System& sys, typename System::state_type y, double h, long n) {
+GEOMINT_NOINLINE double energy_drift(Stepper& stepper, const System& sys, typename System::state_type y, double h, long n) {
   const double h0 = sys.hamiltonian(y);
   double worst = 0;
   for (long k = 0; k < n; ++k) {

@@ -24,7 +24,7 @@ using namespace geomint;
 namespace {
 
 template <class Stepper, class System>
-[[gnu::noinline]] double order_against_dopri5(Stepper prototype, const System& sys, const typename System::state_type& y0, double t_end,
+GEOMINT_NOINLINE double order_against_dopri5(Stepper prototype, const System& sys, const typename System::state_type& y0, double t_end,
                             std::vector<int> steps) {
   const Eigen::VectorXd ref = lie_test::reference_solution(sys, Eigen::VectorXd(y0), t_end);
   std::vector<double> h, err;
@@ -38,7 +38,7 @@ template <class Stepper, class System>
 /// max_ij |DΦ J(y) DΦᵀ − J(Φ(y))| / max |J(Φ(y))|, DΦ by central differences (error ~1e-9):
 /// Φ is a Poisson map (Engø–Faltinsen (2.11)) when this vanishes.
 template <class Step, class Algebra>
-[[gnu::noinline]] double poisson_defect(Step&& step, const Algebra& a, const typename Algebra::vector_type& y) {
+GEOMINT_NOINLINE double poisson_defect(Step&& step, const Algebra& a, const typename Algebra::vector_type& y) {
   using vec = typename Algebra::vector_type;
   using op = typename Algebra::operator_type;
   const int d = a.dim();

@@ -85,7 +85,7 @@ struct poisoned_rigid_body : problems::free_rigid_body {
 };
 
 template <class Stepper, class System>
-[[gnu::noinline]] double observed_order(const System& sys, const typename System::state_type& y0, double t_end, std::vector<int> steps) {
+GEOMINT_NOINLINE double observed_order(const System& sys, const typename System::state_type& y0, double t_end, std::vector<int> steps) {
   const Eigen::VectorXd ref = lie_test::reference_solution(sys, Eigen::VectorXd(y0), t_end);
   std::vector<double> h, err;
   for (int n : steps) {

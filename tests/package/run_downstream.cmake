@@ -10,6 +10,8 @@ function(run)
   set(last_output "${out}" PARENT_SCOPE)
 endfunction()
 run(${CMAKE_COMMAND} --install ${GEOMINT_BUILD_DIR} --prefix ${WORK_DIR}/prefix)
+# The program uses a bundled test problem: it asks for them as a user would.
+run(${CMAKE_COMMAND} --install ${GEOMINT_BUILD_DIR} --prefix ${WORK_DIR}/prefix --component geomint_extras)
 string(REPLACE ";" " " EXTRA_FLAGS "${EXTRA_FLAGS}")
 set(compiler)
 if(CXX_COMPILER)

@@ -71,7 +71,7 @@ const dae_formulation all_formulations[] = {dae_formulation::ggl, dae_formulatio
 
 // IDA at rtol = atol = 1e-10 against lobatto_iiia_iiib<4> with h = 1e-3 (order 6: the stepper's
 // error is below 1e-13 — halving h changes its state at t = 1 by 2e-14 on the chain). IDA's own
-// global error at this tolerance is 1e-8..5e-8 (measured); the issue's bound 1e-7 is asserted for
+// global error at this tolerance is 1e-8..5e-8 (measured); 1e-7 is asserted for
 // both formulations and all three linear solvers.
 BOOST_AUTO_TEST_CASE(agrees_with_lobatto_on_the_double_spherical_pendulum) {
   const problems::double_spherical_pendulum sys;
@@ -89,7 +89,8 @@ BOOST_AUTO_TEST_CASE(agrees_with_lobatto_on_the_double_spherical_pendulum) {
         BOOST_TEST(r.statistics.steps > 0);
         BOOST_TEST(r.statistics.residual_evaluations >= r.statistics.nonlinear_iterations);
         BOOST_TEST(r.statistics.jacobian_evaluations > 0);
-        BOOST_TEST(r.cpu_seconds >= 0);
+        BOOST_TEST(r.cpu_seconds > 0);  // measured (the solve takes milliseconds), and bounded
+        BOOST_TEST(r.cpu_seconds < 60);
       }
     }
 }
@@ -123,7 +124,7 @@ BOOST_AUTO_TEST_CASE(tight_tolerances_run) {
 
 // The failure the multiplier weighting avoids: with IDA's uniform weighting (multipliers
 // weighted like q and p) the first step fails at rtol = 1e-10 with repeated corrector
-// convergence failures near t = 0, as the issue describes.
+// convergence failures near t = 0.
 BOOST_AUTO_TEST_CASE(uniform_multiplier_weights_fail_at_tight_tolerances) {
   const problems::double_spherical_pendulum sys;
   const auto x0 = sys.initial_state();
@@ -135,8 +136,8 @@ BOOST_AUTO_TEST_CASE(uniform_multiplier_weights_fail_at_tight_tolerances) {
   BOOST_TEST(r.statistics.steps < 100);
 }
 
-// Over [0, 100] at rtol = atol = 1e-10 the GGL formulation holds g to 2e-10 (measured), below the
-// issue's 1e-8, while the index-1 formulation drifts: |g| grows from 4e-7 over the first tenth to
+// Over [0, 100] at rtol = atol = 1e-10 the GGL formulation holds g to 2e-10 (measured), below
+// 1e-8, while the index-1 formulation drifts: |g| grows from 4e-7 over the first tenth to
 // 3e-5 (measured). Asserted: the index-1 drift exceeds 1e-6 and grows tenfold after the first
 // tenth, i.e. it is not noise at the GGL level.
 BOOST_AUTO_TEST_CASE(ggl_holds_the_constraint_and_index1_drifts) {

@@ -110,7 +110,7 @@ BOOST_AUTO_TEST_CASE(gauss_legendre_is_symplectic_and_of_order_2s) {
 }
 
 // constrained_prk checks its tableau at construction and names the violated condition of (2.10)
-// (a tableau that violated them used to run silently, ignoring an entry of â).
+// (rather than run, ignoring an entry of â).
 BOOST_AUTO_TEST_CASE(constrained_prk_rejects_tableaux_violating_jays_conditions) {
   using state = std::pair<vector<3>, vector<3>>;
   auto rejection = [](const partitioned_tableau<2>& t) -> std::string {

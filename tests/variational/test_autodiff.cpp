@@ -21,8 +21,7 @@ namespace models = geomint::problems::ad_models;
 namespace {
 
 // AD evaluates the same arithmetic as the hand-written derivatives in another order: they agree
-// to a few ulps times the terms' cancellation (≤ 1e-14 here). 1e-12 is the bound and
-// leaves two orders of margin while still catching any wrong term (those are O(1)).
+// to a few ulps times the terms' cancellation (≤ 1e-14 here). 1e-12 leaves two orders of margin while still catching any wrong term (those are O(1)).
 constexpr double derivative_tolerance = 1e-12;
 
 template <class A, class B>
@@ -176,8 +175,8 @@ BOOST_AUTO_TEST_CASE(lagrangian_builder_matches_analytic_derivatives) {
 }
 
 // Same arithmetic on the fast path (∇V and G are linear and quadratic: AD reproduces them to the
-// last bit or nearly), so the trajectories agree to round-off; 1e-12 after 1000 steps is the
-// issue's bound and allows the round-off growth of this mildly chaotic motion.
+// last bit or nearly), so the trajectories agree to round-off; 1e-12 after 1000 steps allows
+// the round-off growth of this mildly chaotic motion.
 BOOST_AUTO_TEST_CASE(rattle_on_ad_double_spherical_pendulum_matches_analytic) {
   using ad_type = decltype(models::dsp_separable());
   static_assert(system_traits<ad_type>::separable, "the separable builder with AD parts must stay separable");

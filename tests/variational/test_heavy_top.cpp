@@ -145,7 +145,7 @@ BOOST_AUTO_TEST_CASE(constraints_hold_at_every_step) {
 
 // Hairer Fig. 1: (H_n − H_0)/h² ≈ −(H₃(y(t_n)) − H₃(y_0)) + O(h²) for the symmetric order-2 RATTLE,
 // so the curves for h = 0.05 and 0.025 differ by ~(3/4)·C·0.05², a few per cent of their size:
-// within 5% in max norm over t ∈ [0, 20] (the bound). Lobatto IIIA–IIIB(3) is of order 4
+// within 5% in max norm over t ∈ [0, 20]. Lobatto IIIA–IIIB(3) is of order 4
 // and symmetric: (H_n − H_0)/h⁴ converges the same way, with a larger relative O(h²) remainder
 // (the h⁴ term is small), so its curves agree within 10%.
 BOOST_AUTO_TEST_CASE(scaled_energy_error_curves_agree) {

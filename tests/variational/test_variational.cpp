@@ -388,8 +388,8 @@ void rigid_body_invariants(int steps, double h, double& constraint, double& mome
   }
 }
 
-// Constraint: Newton solves g(q_{k+1}) = 0 to round-off at each step, ≤ 1e-12 (the bound;
-// observed ~1e-16). Momentum map: Theorem 5.2 makes it exact, only round-off accumulates.
+// Constraint: Newton solves g(q_{k+1}) = 0 to round-off at each step, ≤ 1e-12 (observed
+// ~1e-16). Momentum map: Theorem 5.2 makes it exact, only round-off accumulates.
 BOOST_AUTO_TEST_CASE(rigid_body_constraint_and_momentum_map) {
   double constraint = 0, momentum = 0;
   rigid_body_invariants(10000, 0.01, constraint, momentum);

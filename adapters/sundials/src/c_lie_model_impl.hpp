@@ -25,7 +25,7 @@ template <class Algebra>
 class c_lie_system {
  public:
   /// Keyed on its address (the callbacks' time changes its bytes every step; settings reset
-  /// the stepper): see core/continuation.hpp.
+  /// the stepper): see core/step_record.hpp.
   long parameter_version() const { return 0; }
   using algebra_type = Algebra;
 
@@ -37,7 +37,9 @@ class c_lie_system {
   c_lie_system(const c_lie_system&) = delete;
   c_lie_system& operator=(const c_lie_system&) = delete;
 
-  void set_time(double t) const { t_ = t; }
+  /// The time the callbacks receive in the calls that follow (the Lie–Poisson methods pass each
+  /// step's start time); set by the C module before a step, the system's own state.
+  void at(double t) { t_ = t; }
 
   template <class Y>
   double hamiltonian(const Y& y) const {
@@ -63,7 +65,7 @@ class c_lie_system {
   }
 
   const c_lie_problem* pr_;
-  mutable double t_ = 0;
+  double t_ = 0;
   vector_handle y_, out_;
 };
 
@@ -77,7 +79,7 @@ class c_lie_stepper_impl final : public c_lie_stepper {
 
   void step(double t, double dt, double* y) override {
     state x(y, d_);
-    system_.set_time(t);
+    system_.at(t);
     stepper_.do_step(system_, x, t, dt);
   }
   void configure(const c_lie_settings& settings) override {
@@ -97,7 +99,7 @@ class c_lie_stepper_impl final : public c_lie_stepper {
   void begin_interpolation(double t0, const double* y0, double t1, const double* y1) override {
     if (!extension_) extension_ = std::make_unique<lie_continuous_extension<c_lie_system<Algebra>>>(system_);
     using vec = typename Algebra::vector_type;
-    system_.set_time(t0);  // the extension's gradients (H autonomous on a step)
+    system_.at(t0);  // the extension's gradients (H autonomous on a step)
     extension_->begin_step(vec(Eigen::Map<const vec>(y0)), vec(Eigen::Map<const vec>(y1)), t0, t1 - t0);
   }
   void interpolate(double t, int k, double* out) override {

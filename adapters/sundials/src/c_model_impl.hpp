@@ -23,7 +23,6 @@ class prk_stepper final : public c_stepper {
   void step(double t, double dt, double* q, double* p) override {
     const int n = system_.position_count();
     state_view x{Eigen::Map<Eigen::VectorXd>(q, n), Eigen::Map<Eigen::VectorXd>(p, n)};
-    system_.set_time(t);
     stepper_.do_step(system_, x, t, dt);
   }
   void configure(const constrained_options& options) override { stepper_.options() = options; }
@@ -45,7 +44,6 @@ class reich_symmetric_stepper final : public c_stepper {
   void step(double t, double dt, double* q, double* p) override {
     const int n = system_.position_count();
     state_view x{Eigen::Map<Eigen::VectorXd>(q, n), Eigen::Map<Eigen::VectorXd>(p, n)};
-    system_.set_time(t);
     stepper_.do_step(system_, x, t, dt);
   }
   void configure(const constrained_options& options) override {
@@ -129,12 +127,10 @@ class c_model_impl final : public c_model {
     }
   }
   constraint_residuals residuals(double t, const double* q, const double* p) const override {
-    system_.set_time(t);
-    return constraint_residuals_of(system_, in(q), in(p));
+    return constraint_residuals_of(system_, in(q), in(p), t);
   }
   double energy(double t, const double* q, const double* p) const override {
-    system_.set_time(t);
-    return system_.hamiltonian(in(q), in(p));
+    return system_.hamiltonian(t, in(q), in(p));
   }
   void multipliers(double t, const double* q, const double* p, double* lambda, double* mu) const override {
     const int n = system_.position_count(), m = system_.constraint_count();
@@ -146,20 +142,21 @@ class c_model_impl final : public c_model {
     dae.extract(dae.initial_y().data(), q_out, p_out, lambda_out);
     Eigen::Map<Eigen::VectorXd>(lambda, m) = lambda_out;
     // μ: from 0 = d/dt g = G (H_p − Gᵀμ), i.e. G Gᵀ μ = G H_p (zero on the manifold).
-    system_.set_time(t);
     typename system_traits<System>::jacobian_type g(m, n);
-    system_.constraint_jacobian(qv, g);
+    system_.constraint_jacobian(t, qv, g);
     Eigen::VectorXd v(n);
-    system_.dh_dp(qv, pv, v);
+    system_.dh_dp(t, qv, pv, v);
     const Eigen::MatrixXd ggt = Eigen::MatrixXd(g * g.transpose());
     Eigen::Map<Eigen::VectorXd>(mu, m) = ggt.ldlt().solve(Eigen::VectorXd(g * v));
   }
   void project(double t, double* q, double* p, bool momenta_only, int max_iterations) const override {
     Eigen::VectorXd qv = in(q), pv = in(p);
-    system_.set_time(t);
+    projection_options opt;
     // Momenta only: an infinite position tolerance accepts q as it is.
-    const double position_tolerance = momenta_only ? std::numeric_limits<double>::infinity() : 1e-14;
-    project_to_manifold(system_, qv, pv, position_tolerance, max_iterations);
+    opt.tolerance = momenta_only ? std::numeric_limits<double>::infinity() : 1e-14;
+    opt.max_iterations = max_iterations;
+    opt.t = t;
+    manifold_projection<System>(system_).project(system_, qv, pv, opt);
     const int n = system_.position_count();
     Eigen::Map<Eigen::VectorXd>(q, n) = qv;
     Eigen::Map<Eigen::VectorXd>(p, n) = pv;

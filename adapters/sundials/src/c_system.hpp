@@ -7,8 +7,10 @@
 //   c_forced<System>              either, with the force callback f(t, q, p) (GeomintSetForce)
 //   c_position_forced<System>     either, with a force f(t, q): the separable fast path stays
 //
-// The steppers tell a system the time of the stage they evaluate (set_time), and the callbacks
-// receive it.
+// They take the time (system/evaluation.hpp: `takes_time`): the steppers pass the time of the
+// stage they evaluate with every call, and the callbacks receive it. c_at_time views one at a
+// fixed time as a system that does not take it (the variational steppers, which pass the step's
+// start time).
 //
 // Missing second derivatives are forward differences computed exactly as geomint's
 // second_derivatives computes them for a C++ system without them, so the C API reproduces the
@@ -89,14 +91,13 @@ class callback_bridge {
       throw std::bad_alloc();
   }
 
-  void set_time(double t) { t_ = t; }
   const Eigen::VectorXd& zero() const { return zero_; }
 
   /// dh_dq (gradient = false) or dh_dp (true).
-  void gradient(bool momentum, const_vector_ref q, const_vector_ref p, vector_ref out) {
+  void gradient(double t, bool momentum, const_vector_ref q, const_vector_ref p, vector_ref out) {
     ++(momentum ? pr_->counts.dh_dp : pr_->counts.dh_dq);
     const GeomintGradientFn fn = momentum ? pr_->callbacks.dh_dp : pr_->callbacks.dh_dq;
-    check(fn(t_, aim(q_, q), aim(p_, p), aim(out_, out), pr_->user_data), momentum ? "dh_dp" : "dh_dq");
+    check(fn(t, aim(q_, q), aim(p_, p), aim(out_, out), pr_->user_data), momentum ? "dh_dp" : "dh_dq");
   }
   /// The force at time t; a position force gets p = 0.
   void force(double t, const_vector_ref q, const_vector_ref p, vector_ref out) {
@@ -104,20 +105,20 @@ class callback_bridge {
     const_vector_ref momentum = pr_->position_force() ? const_vector_ref(zero_) : p;
     check(pr_->force(t, aim(q_, q), aim(p_, momentum), aim(out_, out), pr_->user_data), "force");
   }
-  double energy(const_vector_ref q, const_vector_ref p) {
+  double energy(double t, const_vector_ref q, const_vector_ref p) {
     if (!pr_->callbacks.hamiltonian) throw std::invalid_argument("geomint: no hamiltonian callback was given");
     sunrealtype h = 0;
     ++pr_->counts.hamiltonian;
-    check(pr_->callbacks.hamiltonian(t_, aim(q_, q), aim(p_, p), &h, pr_->user_data), "hamiltonian");
+    check(pr_->callbacks.hamiltonian(t, aim(q_, q), aim(p_, p), &h, pr_->user_data), "hamiltonian");
     return h;
   }
-  void constraint(const_vector_ref q, vector_ref out) {
+  void constraint(double t, const_vector_ref q, vector_ref out) {
     ++pr_->counts.constraint;
-    check(pr_->constraint(t_, aim(q_, q), aim(g_, out), pr_->user_data), "constraint");
+    check(pr_->constraint(t, aim(q_, q), aim(g_, out), pr_->user_data), "constraint");
   }
   /// Dense G from a dense SUNMatrix, or scattered from a CSR one (general H with a sparse G).
-  void jacobian(const_vector_ref q, Eigen::MatrixXd& g) {
-    SUNMatrix a = call_jacobian(q);
+  void jacobian(double t, const_vector_ref q, Eigen::MatrixXd& g) {
+    SUNMatrix a = call_jacobian(t, q);
     if (SUNMatGetID(a) == SUNMATRIX_DENSE) {
       g = Eigen::Map<const Eigen::MatrixXd>(SM_DATA_D(a), pr_->m, pr_->n);
       return;
@@ -128,8 +129,8 @@ class callback_bridge {
       for (sunindextype e = ptrs[k]; e < ptrs[k + 1]; ++e) g(k, SM_INDEXVALS_S(a)[e]) = SM_DATA_S(a)[e];
   }
   /// Copies the CSR pattern only when it differs from g's (the first call, normally).
-  void jacobian(const_vector_ref q, sparse_jacobian& g) {
-    SUNMatrix a = call_jacobian(q);
+  void jacobian(double t, const_vector_ref q, sparse_jacobian& g) {
+    SUNMatrix a = call_jacobian(t, q);
     const sunindextype* ptrs = SM_INDEXPTRS_S(a);
     const sunindextype* cols = SM_INDEXVALS_S(a);
     const sunindextype nnz = ptrs[pr_->m];
@@ -145,15 +146,15 @@ class callback_bridge {
     }
     Eigen::Map<Eigen::VectorXd>(g.valuePtr(), nnz) = Eigen::Map<const Eigen::VectorXd>(SM_DATA_S(a), nnz);
   }
-  void hessian(GeomintHessianFn fn, long& count, const char* name, const_vector_ref q, const_vector_ref p,
+  void hessian(double t, GeomintHessianFn fn, long& count, const char* name, const_vector_ref q, const_vector_ref p,
                matrix_ref out) {
     ++count;
-    check(fn(t_, aim(q_, q), aim(p_, p), hessian_.get(), pr_->user_data), name);
+    check(fn(t, aim(q_, q), aim(p_, p), hessian_.get(), pr_->user_data), name);
     out = Eigen::Map<const Eigen::MatrixXd>(SM_DATA_D(hessian_.get()), pr_->n, pr_->n);
   }
-  void constraint_hessian(const_vector_ref q, const_vector_ref lambda, matrix_ref out) {
+  void constraint_hessian(double t, const_vector_ref q, const_vector_ref lambda, matrix_ref out) {
     ++pr_->counts.constraint_hessian;
-    check(pr_->constraint_hessian(t_, aim(q_, q), aim(lambda_, lambda), hessian_.get(), pr_->user_data),
+    check(pr_->constraint_hessian(t, aim(q_, q), aim(lambda_, lambda), hessian_.get(), pr_->user_data),
           "constraint Hessian");
     out = Eigen::Map<const Eigen::MatrixXd>(SM_DATA_D(hessian_.get()), pr_->n, pr_->n);
   }
@@ -166,10 +167,10 @@ class callback_bridge {
     NV_DATA_S(view.get()) = const_cast<double*>(data.data());
     return view.get();
   }
-  SUNMatrix call_jacobian(const_vector_ref q) {
+  SUNMatrix call_jacobian(double t, const_vector_ref q) {
     SUNMatrix a = pr_->jacobian_matrix.get();
     ++pr_->counts.constraint_jacobian;
-    check(pr_->constraint_jacobian(t_, aim(q_, q), a, pr_->user_data), "constraint Jacobian");
+    check(pr_->constraint_jacobian(t, aim(q_, q), a, pr_->user_data), "constraint Jacobian");
     return a;
   }
   static void check(int code, const char* name) {
@@ -177,7 +178,6 @@ class callback_bridge {
   }
 
   const c_problem* pr_;
-  double t_ = 0;
   vector_handle q_, p_, out_, g_, lambda_;
   matrix_handle hessian_;
   Eigen::VectorXd zero_;
@@ -189,6 +189,7 @@ class c_system_common {
  public:
   static constexpr int position_size = dynamic;
   static constexpr int constraint_size = dynamic;
+  static constexpr bool takes_time = true;
   using constraint_jacobian_type = Jacobian;
 
   explicit c_system_common(const c_problem& pr) : pr_(&pr), bridge_(pr) {}
@@ -197,33 +198,31 @@ class c_system_common {
 
   int position_count() const { return pr_->n; }
   int constraint_count() const { return pr_->m; }
-  /// Continuation key (core/continuation.hpp): the callbacks' time changes the object's bytes
-  /// every step, and every setting that changes the problem resets the stepper, so the system
-  /// is keyed on its address alone.
+  /// Continuation key (core/step_record.hpp): the callbacks' scratch views change the object's
+  /// bytes, and every setting that changes the problem resets the stepper, so the system is
+  /// keyed on its address alone.
   long parameter_version() const { return 0; }
-  /// The time handed to the callbacks.
-  void set_time(double t) const { bridge_.set_time(t); }
 
-  double hamiltonian(const_vector_ref q, const_vector_ref p) const { return bridge_.energy(q, p); }
+  double hamiltonian(double t, const_vector_ref q, const_vector_ref p) const { return bridge_.energy(t, q, p); }
   // Without constraints (m = 0) the steppers still ask for g and G, of size 0.
-  void constraint(const_vector_ref q, vector_ref out) const {
-    if (pr_->m > 0) bridge_.constraint(q, out);
+  void constraint(double t, const_vector_ref q, vector_ref out) const {
+    if (pr_->m > 0) bridge_.constraint(t, q, out);
   }
-  void constraint_jacobian(const_vector_ref q, Jacobian& g) const {
-    if (pr_->m > 0) bridge_.jacobian(q, g);
+  void constraint_jacobian(double t, const_vector_ref q, Jacobian& g) const {
+    if (pr_->m > 0) bridge_.jacobian(t, q, g);
     else g.resize(0, pr_->n);
   }
   /// Σ λ_k ∇²g_k(q): the callback, or forward differences of Gᵀλ (as second_derivatives does).
-  void constraint_hessian(const_vector_ref q, const_vector_ref lambda, matrix_ref out) const {
+  void constraint_hessian(double t, const_vector_ref q, const_vector_ref lambda, matrix_ref out) const {
     if (pr_->m == 0) {
       out.setZero();
       return;
     }
-    if (pr_->constraint_hessian) return bridge_.constraint_hessian(q, lambda, out);
+    if (pr_->constraint_hessian) return bridge_.constraint_hessian(t, q, lambda, out);
     difference_jacobian_.resize(pr_->m, pr_->n);
     geomint::detail::forward_difference_jacobian(
         [&](const Eigen::VectorXd& x, Eigen::VectorXd& f) {
-          constraint_jacobian(x, difference_jacobian_);
+          constraint_jacobian(t, x, difference_jacobian_);
           f.noalias() = difference_jacobian_.transpose() * lambda;
         },
         q, out, differences());
@@ -246,26 +245,26 @@ class c_general_system : public c_system_common<Eigen::MatrixXd> {
  public:
   using c_system_common::c_system_common;
 
-  void dh_dq(const_vector_ref q, const_vector_ref p, vector_ref out) const {
-    bridge_.gradient(false, q, p, out);
+  void dh_dq(double t, const_vector_ref q, const_vector_ref p, vector_ref out) const {
+    bridge_.gradient(t, false, q, p, out);
   }
-  void dh_dp(const_vector_ref q, const_vector_ref p, vector_ref out) const {
-    bridge_.gradient(true, q, p, out);
+  void dh_dp(double t, const_vector_ref q, const_vector_ref p, vector_ref out) const {
+    bridge_.gradient(t, true, q, p, out);
   }
-  void h_qq(const_vector_ref q, const_vector_ref p, matrix_ref out) const {
-    if (pr_->h_qq) return bridge_.hessian(pr_->h_qq, pr_->counts.h_qq, "h_qq", q, p, out);
+  void h_qq(double t, const_vector_ref q, const_vector_ref p, matrix_ref out) const {
+    if (pr_->h_qq) return bridge_.hessian(t, pr_->h_qq, pr_->counts.h_qq, "h_qq", q, p, out);
     geomint::detail::forward_difference_jacobian(
-        [&](const Eigen::VectorXd& x, Eigen::VectorXd& f) { dh_dq(x, p, f); }, q, out, differences());
+        [&](const Eigen::VectorXd& x, Eigen::VectorXd& f) { dh_dq(t, x, p, f); }, q, out, differences());
   }
-  void h_qp(const_vector_ref q, const_vector_ref p, matrix_ref out) const {
-    if (pr_->h_qp) return bridge_.hessian(pr_->h_qp, pr_->counts.h_qp, "h_qp", q, p, out);
+  void h_qp(double t, const_vector_ref q, const_vector_ref p, matrix_ref out) const {
+    if (pr_->h_qp) return bridge_.hessian(t, pr_->h_qp, pr_->counts.h_qp, "h_qp", q, p, out);
     geomint::detail::forward_difference_jacobian(
-        [&](const Eigen::VectorXd& x, Eigen::VectorXd& f) { dh_dq(q, x, f); }, p, out, differences());
+        [&](const Eigen::VectorXd& x, Eigen::VectorXd& f) { dh_dq(t, q, x, f); }, p, out, differences());
   }
-  void h_pp(const_vector_ref q, const_vector_ref p, matrix_ref out) const {
-    if (pr_->h_pp) return bridge_.hessian(pr_->h_pp, pr_->counts.h_pp, "h_pp", q, p, out);
+  void h_pp(double t, const_vector_ref q, const_vector_ref p, matrix_ref out) const {
+    if (pr_->h_pp) return bridge_.hessian(t, pr_->h_pp, pr_->counts.h_pp, "h_pp", q, p, out);
     geomint::detail::forward_difference_jacobian(
-        [&](const Eigen::VectorXd& x, Eigen::VectorXd& f) { dh_dp(q, x, f); }, p, out, differences());
+        [&](const Eigen::VectorXd& x, Eigen::VectorXd& f) { dh_dp(t, q, x, f); }, p, out, differences());
   }
 };
 
@@ -278,19 +277,19 @@ class c_separable_system : public c_system_common<Jacobian> {
   explicit c_separable_system(const c_problem& pr) : base(pr), mass_(pr.mass) {}
 
   const diagonal_mass<dynamic>& mass() const { return mass_; }
-  void potential_gradient(const_vector_ref q, vector_ref out) const {
-    this->bridge_.gradient(false, q, this->bridge_.zero(), out);
+  void potential_gradient(double t, const_vector_ref q, vector_ref out) const {
+    this->bridge_.gradient(t, false, q, this->bridge_.zero(), out);
   }
-  void dh_dq(const_vector_ref q, const_vector_ref, vector_ref out) const { potential_gradient(q, out); }
-  void dh_dp(const_vector_ref, const_vector_ref p, vector_ref out) const { mass_.apply_inverse(p, out); }
-  void h_qq(const_vector_ref q, const_vector_ref p, matrix_ref out) const {
+  void dh_dq(double t, const_vector_ref q, const_vector_ref, vector_ref out) const { potential_gradient(t, q, out); }
+  void dh_dp(double, const_vector_ref, const_vector_ref p, vector_ref out) const { mass_.apply_inverse(p, out); }
+  void h_qq(double t, const_vector_ref q, const_vector_ref p, matrix_ref out) const {
     if (this->pr_->h_qq)
-      return this->bridge_.hessian(this->pr_->h_qq, this->pr_->counts.h_qq, "h_qq", q, this->bridge_.zero(), out);
+      return this->bridge_.hessian(t, this->pr_->h_qq, this->pr_->counts.h_qq, "h_qq", q, this->bridge_.zero(), out);
     geomint::detail::forward_difference_jacobian(
-        [&](const Eigen::VectorXd& x, Eigen::VectorXd& f) { dh_dq(x, p, f); }, q, out, this->differences());
+        [&](const Eigen::VectorXd& x, Eigen::VectorXd& f) { dh_dq(t, x, p, f); }, q, out, this->differences());
   }
-  void h_qp(const_vector_ref, const_vector_ref, matrix_ref out) const { out.setZero(); }
-  void h_pp(const_vector_ref, const_vector_ref, matrix_ref out) const { mass_.inverse_matrix(out); }
+  void h_qp(double, const_vector_ref, const_vector_ref, matrix_ref out) const { out.setZero(); }
+  void h_pp(double, const_vector_ref, const_vector_ref, matrix_ref out) const { mass_.inverse_matrix(out); }
 
  private:
   diagonal_mass<dynamic> mass_;
@@ -314,6 +313,44 @@ class c_position_forced : public c_forced<System> {
   void position_force(double t, const_vector_ref q, vector_ref out) const {
     this->bridge_.force(t, q, this->bridge_.zero(), out);
   }
+};
+
+/// A C system at a fixed time, as a system whose functions do not take it: for the steppers that
+/// pass the step's start time to every callback (the variational family on separable systems).
+/// The C module sets the time before each step (at()); it is this view's own state, not the
+/// system's.
+template <class System>
+class c_at_time {
+ public:
+  static constexpr int position_size = dynamic;
+  static constexpr int constraint_size = dynamic;
+  using constraint_jacobian_type = typename System::constraint_jacobian_type;
+
+  explicit c_at_time(const System& system) : s_(&system) {}
+  /// Sets the time of the calls that follow.
+  void at(double t) { t_ = t; }
+  /// Continuation key: the time changes between steps, the system does not.
+  long parameter_version() const { return 0; }
+
+  int position_count() const { return s_->position_count(); }
+  int constraint_count() const { return s_->constraint_count(); }
+  const diagonal_mass<dynamic>& mass() const { return s_->mass(); }
+  double hamiltonian(const_vector_ref q, const_vector_ref p) const { return s_->hamiltonian(t_, q, p); }
+  void potential_gradient(const_vector_ref q, vector_ref out) const { s_->potential_gradient(t_, q, out); }
+  void dh_dq(const_vector_ref q, const_vector_ref p, vector_ref out) const { s_->dh_dq(t_, q, p, out); }
+  void dh_dp(const_vector_ref q, const_vector_ref p, vector_ref out) const { s_->dh_dp(t_, q, p, out); }
+  void h_qq(const_vector_ref q, const_vector_ref p, matrix_ref out) const { s_->h_qq(t_, q, p, out); }
+  void h_qp(const_vector_ref q, const_vector_ref p, matrix_ref out) const { s_->h_qp(t_, q, p, out); }
+  void h_pp(const_vector_ref q, const_vector_ref p, matrix_ref out) const { s_->h_pp(t_, q, p, out); }
+  void constraint(const_vector_ref q, vector_ref out) const { s_->constraint(t_, q, out); }
+  void constraint_jacobian(const_vector_ref q, constraint_jacobian_type& g) const { s_->constraint_jacobian(t_, q, g); }
+  void constraint_hessian(const_vector_ref q, const_vector_ref lambda, matrix_ref out) const {
+    s_->constraint_hessian(t_, q, lambda, out);
+  }
+
+ private:
+  const System* s_;
+  double t_ = 0;
 };
 
 }  // namespace geomint::sundials::detail

@@ -37,11 +37,11 @@ inline void accumulate(const variational_statistics& from, constrained_statistic
 template <class System>
 class variational_midpoint_stepper final : public c_stepper {
  public:
-  explicit variational_midpoint_stepper(const System& system) : system_(system), lagrangian_(system) {}
+  explicit variational_midpoint_stepper(const System& system) : system_(system), lagrangian_(system_) {}
   void step(double t, double dt, double* q, double* p) override {
     const int n = system_.position_count();
     state_view x{Eigen::Map<Eigen::VectorXd>(q, n), Eigen::Map<Eigen::VectorXd>(p, n)};
-    system_.set_time(t);
+    system_.at(t);
     stepper_.do_step(lagrangian_, x, t, dt);
   }
   void configure(const constrained_options& options) override { apply(options, stepper_.options()); }
@@ -55,8 +55,8 @@ class variational_midpoint_stepper final : public c_stepper {
   void reset() override { stepper_.reset(); }
 
  private:
-  const System& system_;
-  const lagrangian_view<System> lagrangian_;
+  c_at_time<System> system_;  // the callbacks at the step's start time
+  const lagrangian_view<c_at_time<System>> lagrangian_;
   variational_midpoint<state_view> stepper_;
 };
 
@@ -70,12 +70,12 @@ class variational_midpoint_stepper final : public c_stepper {
 template <class System>
 class shake_stepper final : public c_stepper {
  public:
-  explicit shake_stepper(const System& system) : system_(system), lagrangian_(system) {}
+  explicit shake_stepper(const System& system) : system_(system), lagrangian_(system_) {}
 
   void step(double t, double dt, double* q, double* p) override {
     const int n = system_.position_count();
     Eigen::Map<Eigen::VectorXd> qm(q, n), pm(p, n);
-    system_.set_time(t);
+    system_.at(t);
     const bool continuing = valid_ && dt == dt_ && (qm.array() == q_out_.array()).all() &&
                             (pm.array() == p_out_.array()).all();
     if (continuing) {
@@ -119,11 +119,11 @@ class shake_stepper final : public c_stepper {
   }
 
  private:
-  const System& system_;
-  const lagrangian_view<System> lagrangian_;
+  c_at_time<System> system_;  // the callbacks at the step's start time
+  const lagrangian_view<c_at_time<System>> lagrangian_;
   shake<std::pair<Eigen::VectorXd, Eigen::VectorXd>> shake_;
   variational_midpoint<std::pair<Eigen::VectorXd, Eigen::VectorXd>> starter_;
-  discrete_legendre_transform<midpoint_discrete_lagrangian, lagrangian_view<System>> legendre_;
+  discrete_legendre_transform<midpoint_discrete_lagrangian, lagrangian_view<c_at_time<System>>> legendre_;
   std::pair<Eigen::VectorXd, Eigen::VectorXd> pair_, work_;  // (q_{k−1}, q_k)
   std::pair<Eigen::VectorXd, Eigen::VectorXd> start_;        // (q, p) of a fresh start
   Eigen::VectorXd q_out_, p_out_, p1_;

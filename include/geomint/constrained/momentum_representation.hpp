@@ -145,7 +145,8 @@ void to_canonical_momentum(const System& sys, const Q& q_state, P& p_state) {
     hidden.project_separable(sys, q, g, gram, p);
   } else {
     newton_statistics stats;
-    hidden.project_general(sys, q, g, p, newton_options{}, stats, newton_context{0, 0, "to_canonical_momentum"});
+    hidden.project_general(system_at<System>(sys, 0.0), q, g, p, newton_options{}, stats,
+                           newton_context{0, 0, "to_canonical_momentum"});
   }
   view(p_state) = p;
 }

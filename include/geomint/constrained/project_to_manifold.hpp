@@ -22,7 +22,9 @@ namespace geomint {
 struct projection_options {
   double tolerance = 1e-14;  ///< scaled position residual at which the Gauss–Newton steps stop
   int max_iterations = 50;
-  double t = std::numeric_limits<double>::quiet_NaN();  ///< the caller's time, for messages only
+  /// The state's time: for messages, and the time at which a system whose functions take the
+  /// time (system/evaluation.hpp) is evaluated (0 if not given).
+  double t = std::numeric_limits<double>::quiet_NaN();
 };
 
 template <class System>
@@ -50,11 +52,12 @@ class manifold_projection {
     p_ = view(p_state);
     require_finite_state(opt.t, 0, q_, p_);
 
+    const system_at<System> at(sys, std::isnan(opt.t) ? 0.0 : opt.t);
     double residual = 0;
     int it = 0;
     for (;; ++it) {
-      sys.constraint(q_, g_);
-      sys.constraint_jacobian(q_, jac_);
+      at.constraint(q_, g_);
+      at.constraint_jacobian(q_, jac_);
       residual = detail::scaled_constraint_residual(jac_, g_, q_.norm());
       if (residual <= opt.tolerance) break;
       if (!(residual == residual)) fail(failure_reason::non_finite_value, it, residual, "g(q) is not finite");
@@ -70,12 +73,12 @@ class manifold_projection {
         fail(failure_reason::singular_constraint_jacobian, it, residual, "G M⁻¹ Gᵀ is singular");
       hidden_.project_separable(sys, q_, jac_, gram_, p_);
     } else {
-      hidden_.project_general(sys, q_, jac_, p_, newton_options{}, stats_,
+      hidden_.project_general(at, q_, jac_, p_, newton_options{}, stats_,
                               newton_context{opt.t, 0, "project_to_manifold"});
     }
     view(q_state) = q_;
     view(p_state) = p_;
-    return constraint_residuals_of(sys, q_, p_);
+    return constraint_residuals_of(sys, q_, p_, at.time());
   }
 
  private:

@@ -61,7 +61,7 @@ class reduced_midpoint_cache {
 
   template <class Q0, class P0, class Q1, class P1>
   void advance(const System& sys, const Q0& q, const P0& p, Q1& q1, P1& p1, const context& c) {
-    sys_ = &sys;
+    sys_ = system_at<System>(sys, c.t + c.h / 2);  // the equations at the midpoint
     ctx_ = newton_context{c.t, c.h, "implicit midpoint rule on the reduced equations"};
     h_ = c.h;
     y0_.head(n_) = q;
@@ -139,7 +139,7 @@ class reduced_midpoint_cache {
 
   /// f(y) of the reduced equations.
   void rhs(const unknowns& y, unknowns& out) {
-    const System& sys = *sys_;
+    const system_at<System>& sys = sys_;
     qv_ = y.head(n_);
     pv_ = y.tail(n_);
     sys.mass().apply_inverse(pv_, v_);
@@ -147,7 +147,7 @@ class reduced_midpoint_cache {
     force_ = -grad_;
     if (m_ > 0) {
       sys.constraint_jacobian(qv_, g_);
-      if (!gram_.factorize(sys, g_))
+      if (!gram_.factorize(sys.system(), g_))
         throw step_error(failure_reason::singular_constraint_jacobian, ctx_.t, ctx_.dt, 0, 0,
                          "G M⁻¹ Gᵀ is singular: the multipliers of the reduced equations are undefined");
       for (int k = 0; k < m_; ++k) {  // c_k = vᵀ∇²g_k v
@@ -167,7 +167,7 @@ class reduced_midpoint_cache {
     out.tail(n_) = force_;
   }
 
-  const System* sys_ = nullptr;
+  system_at<System> sys_;
   newton_context ctx_;
   int n_ = -1, m_ = -1;
   double h_ = 0, q_scale_ = 1;

@@ -110,7 +110,7 @@ inline constexpr bool is_symplectic_v = properties_of<Stepper>.symplectic();
 /// A stepper with the properties its author declares (Declared::value, a method_properties),
 /// everything else unchanged: for a run-time tableau whose properties the author knows. order()
 /// is the declared order (the stepper's own if the declaration leaves it 0). Verify the claims
-/// with the diagnostics (diagnostics::verify_properties).
+/// with the diagnostics (diagnostics/observed_order.hpp, reversibility.hpp, symplecticity.hpp).
 template <class Stepper, class Declared>
 class declared_properties : public Stepper {
  public:

@@ -36,16 +36,28 @@
 
 namespace geomint {
 
-/// What a family's cache keeps from one step for the next, and so what a continued step needs.
-enum class reuse {
-  nothing,            ///< nothing: every step starts afresh (no comparison, no record)
-  state,              ///< values at the last end state: reused if the step starts there (the rule above)
-  positions,          ///< values at the last end positions only (q of a (q, p) state): nothing kept
-                      ///< depends on p, and p needs no check on a fresh start beyond finiteness
-                      ///< (no hidden constraint), so only q is compared
-  state_at_time,      ///< as state, for values of a time-dependent function: also the time must match
-  positions_at_time,  ///< as positions, also the time
+/// What a family's cache keeps from one step for the next, and so what a continued step needs
+/// (flags: `reuse::positions | reuse::at_time`).
+enum class reuse : unsigned {
+  nothing = 0,           ///< nothing: every step starts afresh (no comparison, no record)
+  state = 1u << 0,       ///< values at the last end state: reused if the step starts there (the rule above)
+  positions = 1u << 1,   ///< values at the last end positions only (q of a (q, p) state): nothing kept
+                         ///< depends on p, and p needs no check on a fresh start beyond finiteness
+                         ///< (no hidden constraint), so only q is compared
+  at_time = 1u << 2,     ///< for values of a time-dependent function: the step must also start at
+                         ///< the last end time
+  compared_in_advance = 1u << 3,  ///< with `positions`: advance() compares q0 with the last end
+                                  ///< positions itself, in its first pass over q0 (the core passes
+                                  ///< them as step_context::last_positions), and returns
+                                  ///< advance_result::not_continued if they differ
+  state_at_time = state | at_time,
+  positions_at_time = positions | at_time,
 };
+constexpr reuse operator|(reuse a, reuse b) { return static_cast<reuse>(static_cast<unsigned>(a) | static_cast<unsigned>(b)); }
+/// Whether `rule` has every flag of `flags`.
+constexpr bool has(reuse rule, reuse flags) {
+  return (static_cast<unsigned>(rule) & static_cast<unsigned>(flags)) == static_cast<unsigned>(flags);
+}
 
 namespace detail {
 template <class S, class = void>
@@ -123,6 +135,12 @@ decltype(auto) with_writable_parts(X& x, F&& f) {
   auto y = view(x);
   return f(y);
 }
+/// The number of parts of an end state.
+template <class E>
+struct end_part_count : std::integral_constant<int, 1> {};
+template <class Q, class P>
+struct end_part_count<std::pair<Q, P>> : std::integral_constant<int, 2> {};
+
 /// Calls f with the parts of an end state (a family's `end_state`: a std::pair of Eigen vectors
 /// or one Eigen vector) themselves.
 template <class Q, class P, class F>
@@ -143,9 +161,42 @@ decltype(auto) with_end_parts(const V& e, F&& f) {
 }
 }  // namespace detail
 
-/// The end state of a step (owned by the core, written by a family's advance) and the record of
-/// the last successful one: the system and time it was taken with and its step size, which decide
-/// whether the next step continues it.
+namespace detail {
+inline std::uint64_t bits_of(double x) {
+  std::uint64_t b;
+  std::memcpy(&b, &x, sizeof b);
+  return b;
+}
+/// to[0..n) = from[0..n), and whether every entry was finite (x − x is +0 for finite x, NaN
+/// otherwise; four independent accumulators, so that the loop vectorizes).
+inline bool copy_finite(const double* __restrict from, double* __restrict to, long n) {
+  std::uint64_t bad[4] = {0, 0, 0, 0};
+  long i = 0;
+  for (; i + 4 <= n; i += 4)
+    for (int k = 0; k < 4; ++k) {
+      const double v = from[i + k];
+      bad[k] |= bits_of(v - v);
+      to[i + k] = v;
+    }
+  for (; i < n; ++i) {
+    const double v = from[i];
+    bad[0] |= bits_of(v - v);
+    to[i] = v;
+  }
+  return (bad[0] | bad[1] | bad[2] | bad[3]) == 0;
+}
+/// Whether two parts hold the same doubles, bit for bit.
+template <class A, class B>
+bool bitwise_equal(const A& a, const B& b) {
+  return a.size() == b.size() &&
+         std::memcmp(a.data(), b.data(), static_cast<std::size_t>(a.size()) * sizeof(double)) == 0;
+}
+}  // namespace detail
+
+/// The record of the last successful step: the system and time it was taken with and its step
+/// size, which decide whether the next step continues it; and the operations on end states (a
+/// family's `end_state`, kept by the core beside the cache: two of them, the last committed one
+/// and the one the step in progress writes).
 class step_record {
  public:
   /// Sizes an end state like x, a state with the same parts (allocates only when a size changes).
@@ -167,20 +218,56 @@ class step_record {
       detail::with_end_parts(end, [&](const auto&... from) { ((to = from), ...); });
     });
   }
+  /// Copies `next` into x if every entry is finite and returns whether it was, x untouched
+  /// otherwise. The first `restorable` parts of x equal `previous`'s bit for bit (the parts a
+  /// continued step compared): those are copied while they are checked, in one pass, and restored
+  /// from `previous` should a later entry turn out non-finite; the others are checked first.
+  template <class End, class X>
+  static bool commit(const End& next, const End& previous, X& x, int restorable) {
+    return detail::with_writable_parts(x, [&](auto&... to) {
+      return detail::with_end_parts(next, [&](const auto&... from) {
+        constexpr int count = sizeof...(from);
+        const double* src[] = {from.data()...};
+        double* dst[] = {to.data()...};
+        const long size[] = {static_cast<long>(from.size())...};
+        for (int k = restorable; k < count; ++k)
+          if (!all_finite(Eigen::Map<const Eigen::VectorXd>(src[k], size[k]))) return false;
+        for (int k = 0; k < restorable; ++k)
+          if (!detail::copy_finite(src[k], dst[k], size[k])) {
+            detail::with_end_parts(previous, [&](const auto&... old) {
+              const double* back[] = {old.data()...};
+              for (int j = 0; j <= k; ++j) std::memcpy(dst[j], back[j], static_cast<std::size_t>(size[j]) * sizeof(double));
+            });
+            return false;
+          }
+        for (int k = restorable; k < count; ++k)
+          std::memcpy(dst[k], src[k], static_cast<std::size_t>(size[k]) * sizeof(double));
+        return true;
+      });
+    });
+  }
 
   /// Whether a step from (sys, x, t) continues the recorded one, whose end state is `end`, under
-  /// `rule`.
+  /// `rule` (the state compared bit for bit).
   template <class System, class X, class End>
   bool continues(const System& sys, const X& x, double t, const End& end, reuse rule) const {
     if (!valid_ || rule == reuse::nothing) return false;
-    if ((rule == reuse::state_at_time || rule == reuse::positions_at_time) && !ends_at(t)) return false;
+    if (has(rule, reuse::at_time) && !ends_at(t)) return false;
     if (!system_.matches(sys)) return false;
+    if (has(rule, reuse::compared_in_advance)) return true;  // advance() compares
     return detail::with_parts(x, [&](const auto&... in) {
       return detail::with_end_parts(end, [&](const auto&... out) {
-        if (rule == reuse::positions || rule == reuse::positions_at_time) return first_equal(in..., out...);
-        return (all_equal(in, out) && ...);
+        if (has(rule, reuse::positions)) return first_same(in..., out...);
+        return (detail::bitwise_equal(in, out) && ...);
       });
     });
+  }
+  /// How many leading parts a continued step under `rule` compared (all, or the positions).
+  template <class End>
+  static constexpr int compared_parts(reuse rule) {
+    if (rule == reuse::nothing) return 0;
+    if (has(rule, reuse::positions)) return 1;
+    return detail::end_part_count<End>::value;
   }
 
   /// The end state is that of a step from t of size h with sys, which continued the previous one
@@ -211,9 +298,9 @@ class step_record {
   }
   /// For a two-part state (q, p) and its end (q1, p1): q == q1 (a one-part state: all of it).
   template <class A, class B, class C, class D>
-  static bool first_equal(const A& q, const B&, const C& q1, const D&) { return all_equal(q, q1); }
+  static bool first_same(const A& q, const B&, const C& q1, const D&) { return detail::bitwise_equal(q, q1); }
   template <class A, class C>
-  static bool first_equal(const A& y, const C& y1) { return all_equal(y, y1); }
+  static bool first_same(const A& y, const C& y1) { return detail::bitwise_equal(y, y1); }
   bool ends_at(double t) const {
     constexpr double eps = std::numeric_limits<double>::epsilon();
     return std::fabs(t - t_end_) <= 4 * eps * std::fmax(std::fabs(t), std::fabs(t_end_));

@@ -69,12 +69,16 @@ struct step_context {
   Statistics& stats;       ///< the family's counters (the core counts steps itself)
   bool continuing;         ///< the cache holds the data of the start point: the last step's end
   double h_previous;       ///< the last step's size when continuing, 0 on a fresh start
+  /// Under reuse::compared_in_advance, when continuing: the last end positions, which advance()
+  /// compares q0 with (null otherwise).
+  const double* last_positions = nullptr;
 };
 
 /// What advance() may return (void means done).
 enum class advance_result {
   done,
   repeat_afresh,  ///< take this continued step again as a fresh start (ignored on a fresh start)
+  not_continued,  ///< under reuse::compared_in_advance: q0 differs from the last end positions
 };
 
 namespace detail {
@@ -137,12 +141,21 @@ struct end_state_of<C, true> {
   using type = typename C::end_state;
 };
 
-/// A cache and the end state the core keeps beside it.
+/// A cache and the end states the core keeps beside it: end[current] is the last committed one
+/// (what a continued step compares with), the other the one the step in progress writes.
 template <class C>
 struct cache_entry {
   C cache;
-  typename end_state_of<C>::type end;
+  typename end_state_of<C>::type end[2];
+  int current = 0;
 };
+
+/// Whether an end state's sizes are all fixed (it can live on the stack).
+template <class E>
+struct fixed_end : std::bool_constant<E::SizeAtCompileTime != Eigen::Dynamic> {};
+template <class Q, class P>
+struct fixed_end<std::pair<Q, P>> : std::bool_constant<Q::SizeAtCompileTime != Eigen::Dynamic &&
+                                                       P::SizeAtCompileTime != Eigen::Dynamic> {};
 }  // namespace detail
 
 /// The CRTP argument of a family class template that named methods derive from: the named
@@ -234,36 +247,64 @@ class stepper_base {
     if constexpr (has_reuse && has_end && has_start && has_advance) {
       bool created = false;
       entry_type& entry =
-          slot_.template get<entry_type>([this] { return entry_type{make_cache<cache_type>(), {}}; }, created);
+          slot_.template get<entry_type>([this] { return entry_type{make_cache<cache_type>(), {}, 0}; }, created);
       cache_type& cache = entry.cache;
       constexpr reuse rule = cache_type::kept;
-      bool continuing = false;
-      if constexpr (rule != reuse::nothing) continuing = !created && record_.continues(sys, x, t, entry.end, rule);
-      context_type ctx{t, h, options_, stats_, continuing, continuing ? record_.step_size() : 0.0};
-      record_.invalidate();  // a step in progress is no continuation point until it succeeds
-      step_record::shape_like(entry.end, x);
-
-      if (!continuing) start(cache, sys, x, ctx);
-      bool repeat = false;
-      try {
-        repeat = advance(cache, entry.end, sys, x, ctx) == advance_result::repeat_afresh && continuing;
-      } catch (const step_error& e) {
-        if (!continuing || !worth_a_fresh_start(e)) throw;
-        repeat = true;
-      }
-      if (repeat) {  // as a fresh stepper takes it
-        ctx.continuing = false;
-        ctx.h_previous = 0;
-        continuing = false;
-        ++stats_.retries;
+      using end_type = typename cache_type::end_state;
+      if constexpr (rule == reuse::nothing) {
+        // Every step is a fresh start and nothing is recorded; a fixed-size end state lives on
+        // the stack (registers, for small ones), a dynamic one in the entry.
+        context_type ctx{t, h, options_, stats_, false, 0.0};
         start(cache, sys, x, ctx);
-        advance(cache, entry.end, sys, x, ctx);
-      }
+        auto commit = [&](end_type& end) {
+          advance(cache, end, sys, x, ctx);
+          if (!step_record::finite(end))
+            throw step_error(failure_reason::non_finite_value, t, h, 0, 0, "the new state is not finite");
+          step_record::copy(end, x);
+        };
+        if constexpr (detail::fixed_end<end_type>::value) {
+          end_type end;
+          commit(end);
+        } else {
+          step_record::shape_like(entry.end[0], x);
+          commit(entry.end[0]);
+        }
+      } else {
+        const bool continuing = !created && record_.continues(sys, x, t, entry.end[entry.current], rule);
+        context_type ctx{t, h, options_, stats_, continuing, continuing ? record_.step_size() : 0.0};
+        if constexpr (has(rule, reuse::compared_in_advance))
+          if (continuing) ctx.last_positions = entry.end[entry.current].first.data();
+        record_.invalidate();  // a step in progress is no continuation point until it succeeds
+        const int next = 1 - entry.current;
+        end_type& end = entry.end[next];
+        step_record::shape_like(entry.end[0], x);  // both on the first step: nothing allocated after it
+        step_record::shape_like(entry.end[1], x);
 
-      if (!step_record::finite(entry.end))
-        throw step_error(failure_reason::non_finite_value, t, h, 0, 0, "the new state is not finite");
-      step_record::copy(entry.end, x);
-      if constexpr (rule != reuse::nothing) record_.record(sys, t, h, continuing);
+        if (!continuing) start(cache, sys, x, ctx);
+        advance_result result = advance_result::done;
+        try {
+          result = advance(cache, end, sys, x, ctx);
+        } catch (const step_error& e) {
+          if (!continuing || !worth_a_fresh_start(e)) throw;
+          result = advance_result::repeat_afresh;
+        }
+        if (continuing && result != advance_result::done) {  // as a fresh stepper takes it
+          if (result == advance_result::repeat_afresh) ++stats_.retries;
+          ctx.continuing = false;
+          ctx.h_previous = 0;
+          ctx.last_positions = nullptr;
+          start(cache, sys, x, ctx);
+          advance(cache, end, sys, x, ctx);
+        }
+
+        // x equals the last end state in the parts a continued step compared: those are copied
+        // while checked, and restored from it should the rest not be finite.
+        const int restorable = ctx.continuing ? step_record::compared_parts<end_type>(rule) : 0;
+        if (!step_record::commit(end, entry.end[entry.current], x, restorable))
+          throw step_error(failure_reason::non_finite_value, t, h, 0, 0, "the new state is not finite");
+        entry.current = next;
+        record_.record(sys, t, h, ctx.continuing);
+      }
       ++stats_.steps;
     }
   }

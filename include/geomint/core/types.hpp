@@ -3,11 +3,17 @@
 
 #include <Eigen/Core>
 
-/// Forces a function inline where the compiler supports it (GCC and Clang); elsewhere a hint.
+/// Forces a function inline where the compiler supports it (GCC and Clang; MSVC's __forceinline);
+/// elsewhere a hint. GEOMINT_NOINLINE keeps a rare branch out of its callers.
 #if defined(__GNUC__) || defined(__clang__)
 #define GEOMINT_ALWAYS_INLINE [[gnu::always_inline]] inline
+#define GEOMINT_NOINLINE [[gnu::noinline]]
+#elif defined(_MSC_VER)
+#define GEOMINT_ALWAYS_INLINE __forceinline
+#define GEOMINT_NOINLINE __declspec(noinline)
 #else
 #define GEOMINT_ALWAYS_INLINE inline
+#define GEOMINT_NOINLINE
 #endif
 
 namespace geomint {

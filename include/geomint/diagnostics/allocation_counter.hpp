@@ -46,7 +46,7 @@ class allocation_scope {
 
 /// The heap allocations made by `steps` steps of size dt that follow a first step from (x, t0):
 /// the stepper contract's "no allocation after the first step" (the first step may size the
-/// workspaces). Steps copies of the caller's stepper and state.
+/// caches). Steps copies of the caller's stepper and state.
 template <class Stepper, class System, class State>
 long allocations_after_first_step(Stepper stepper, const System& sys, State x, double t0, double dt,
                                   int steps = 20) {

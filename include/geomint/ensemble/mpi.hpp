@@ -52,6 +52,13 @@ struct mpi_execution {
   std::function<int()> stop_requested;
   /// If set (rank 0), receives the records in trajectory order instead of run_result::records.
   record_sink sink;
+
+  mpi_execution() = default;
+  /// `mpi_execution{MPI_COMM_WORLD, 2}`: two workers on each rank, the other members as named.
+  mpi_execution(MPI_Comm comm_, unsigned threads_, std::function<void(std::uint64_t, std::uint64_t)> progress_ = {},
+                std::function<int()> stop_requested_ = {}, record_sink sink_ = {})
+      : comm(comm_), threads(threads_), progress(std::move(progress_)), stop_requested(std::move(stop_requested_)),
+        sink(std::move(sink_)) {}
 };
 
 namespace detail {

@@ -66,6 +66,13 @@ struct execution {
   std::function<int()> stop_requested;
   /// If set, receives the records in trajectory order instead of run_result::records.
   record_sink sink;
+
+  execution() = default;
+  /// `execution{4}`: four workers, the other members as named (or unset).
+  execution(unsigned threads_, std::function<void(std::uint64_t, std::uint64_t)> progress_ = {},
+            std::function<int()> stop_requested_ = {}, record_sink sink_ = {})
+      : threads(threads_), progress(std::move(progress_)), stop_requested(std::move(stop_requested_)),
+        sink(std::move(sink_)) {}
 };
 
 /// What run_indexed returns.

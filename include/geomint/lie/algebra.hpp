@@ -240,13 +240,13 @@ struct op_buffers<A, true> {
 
 /// out = [u, v].
 template <class A, class U, class V, class Out>
-[[gnu::always_inline]] inline void bracket_into(const A& a, const U& u, const V& v, Out&& out, op_buffers<A>& b) {
+GEOMINT_ALWAYS_INLINE void bracket_into(const A& a, const U& u, const V& v, Out&& out, op_buffers<A>& b) {
   if constexpr (writes_into<A>) a.bracket(u, v, out, b.algebra);
   else out = a.bracket(u, v);
 }
 /// out = ad*_u y.
 template <class A, class U, class Y, class Out>
-[[gnu::always_inline]] inline void ad_star_into(const A& a, const U& u, const Y& y, Out&& out, op_buffers<A>& b) {
+GEOMINT_ALWAYS_INLINE void ad_star_into(const A& a, const U& u, const Y& y, Out&& out, op_buffers<A>& b) {
   if constexpr (writes_into<A>) a.ad_star(u, y, out, b.algebra);
   else out = a.ad_star(u, y);
 }
@@ -272,7 +272,7 @@ class plain_action {
 
 /// The Bernoulli series of dexp_inv (out of line, so that the short truncations inline).
 template <class Algebra>
-[[gnu::noinline]] typename Algebra::vector_type dexp_inv_series(const Algebra& a, const typename Algebra::vector_type& s,
+GEOMINT_NOINLINE typename Algebra::vector_type dexp_inv_series(const Algebra& a, const typename Algebra::vector_type& s,
                                                                 const typename Algebra::vector_type& v, int q) {
   using vec = typename Algebra::vector_type;
   return detail::bernoulli_series(v, q, [&](const vec& x) -> vec { return a.bracket(s, x); });
@@ -293,7 +293,7 @@ struct has_own_dexp_inv<A, std::void_t<decltype(std::declval<const A&>().dexp_in
 /// where it has one. (always_inline: on the critical path of every RKMK stage; GCC's inline
 /// limits in a large step function left it as a call, its arguments and result through memory.)
 template <class Algebra, class S, class V>
-[[gnu::always_inline]] inline typename Algebra::vector_type dexp_inv(const Algebra& a, const Eigen::MatrixBase<S>& sigma,
+GEOMINT_ALWAYS_INLINE typename Algebra::vector_type dexp_inv(const Algebra& a, const Eigen::MatrixBase<S>& sigma,
                                        const Eigen::MatrixBase<V>& v, int q) {
   using vec = typename Algebra::vector_type;
   if constexpr (detail::has_own_dexp_inv<Algebra>::value) {
@@ -312,7 +312,7 @@ template <class Algebra, class S, class V>
 namespace detail {
 /// dexp_inv into out: the algebra's into-forms with the vectors of b (writes_into), else the value.
 template <class Algebra, class S, class V, class Out>
-[[gnu::always_inline]] inline void dexp_inv_into(const Algebra& a, const Eigen::MatrixBase<S>& sigma,
+GEOMINT_ALWAYS_INLINE void dexp_inv_into(const Algebra& a, const Eigen::MatrixBase<S>& sigma,
                                                  const Eigen::MatrixBase<V>& v, int q, Out&& out, op_buffers<Algebra>& b) {
   if constexpr (!writes_into<Algebra>) {
     out = dexp_inv(a, sigma, v, q);

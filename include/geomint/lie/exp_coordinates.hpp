@@ -22,14 +22,14 @@ struct exp_coordinates {
 
   /// y ↦ Ad*_{exp(−σ)} y, i.e. coadjoint(exp(σ), y).
   template <class Algebra, class S, class Y>
-  [[gnu::always_inline]] static typename Algebra::vector_type act(const Algebra& a, const Eigen::MatrixBase<S>& sigma,
+  GEOMINT_ALWAYS_INLINE static typename Algebra::vector_type act(const Algebra& a, const Eigen::MatrixBase<S>& sigma,
                                            const Eigen::MatrixBase<Y>& y) {
     return a.exp_coadjoint(sigma, y);
   }
   /// The same action for a stage point of a Runge–Kutta method, which only feeds ∇H: in double
   /// precision where the algebra offers it (its rounding never reaches the orbit).
   template <class Algebra, class S, class Y>
-  [[gnu::always_inline]] static typename Algebra::vector_type stage_act(const Algebra& a, const Eigen::MatrixBase<S>& sigma,
+  GEOMINT_ALWAYS_INLINE static typename Algebra::vector_type stage_act(const Algebra& a, const Eigen::MatrixBase<S>& sigma,
                                                  const Eigen::MatrixBase<Y>& y) {
     if constexpr (detail::has_double_actions<Algebra>::value)
       return a.exp_coadjoint_double(sigma, y);
@@ -38,13 +38,13 @@ struct exp_coordinates {
   }
   /// act and stage_act into out (the algebra's into-forms where it has them, algebra.hpp).
   template <class Algebra, class S, class Y, class Out>
-  [[gnu::always_inline]] static void act_into(const Algebra& a, const Eigen::MatrixBase<S>& sigma,
+  GEOMINT_ALWAYS_INLINE static void act_into(const Algebra& a, const Eigen::MatrixBase<S>& sigma,
                                               const Eigen::MatrixBase<Y>& y, Out&& out, detail::op_buffers<Algebra>& b) {
     if constexpr (detail::writes_into<Algebra>) a.exp_coadjoint(sigma, y, out, b.algebra);
     else out = act(a, sigma, y);
   }
   template <class Algebra, class S, class Y, class Out>
-  [[gnu::always_inline]] static void stage_act_into(const Algebra& a, const Eigen::MatrixBase<S>& sigma,
+  GEOMINT_ALWAYS_INLINE static void stage_act_into(const Algebra& a, const Eigen::MatrixBase<S>& sigma,
                                                     const Eigen::MatrixBase<Y>& y, Out&& out,
                                                     detail::op_buffers<Algebra>& b) {
     if constexpr (!detail::writes_into<Algebra>) out = stage_act(a, sigma, y);
@@ -56,13 +56,13 @@ struct exp_coordinates {
   using prepared_action = detail::plain_action<Algebra, exp_coordinates>;
   /// dexp⁻¹_σ v truncated after degree q in σ (full_series: to round-off).
   template <class Algebra, class S, class V>
-  [[gnu::always_inline]] static typename Algebra::vector_type inverse_differential(const Algebra& a, const Eigen::MatrixBase<S>& sigma,
+  GEOMINT_ALWAYS_INLINE static typename Algebra::vector_type inverse_differential(const Algebra& a, const Eigen::MatrixBase<S>& sigma,
                                                             const Eigen::MatrixBase<V>& v, int q) {
     return dexp_inv(a, sigma, v, q);
   }
   /// inverse_differential into out.
   template <class Algebra, class S, class V, class Out>
-  [[gnu::always_inline]] static void inverse_differential_into(const Algebra& a, const Eigen::MatrixBase<S>& sigma,
+  GEOMINT_ALWAYS_INLINE static void inverse_differential_into(const Algebra& a, const Eigen::MatrixBase<S>& sigma,
                                                                const Eigen::MatrixBase<V>& v, int q, Out&& out,
                                                                detail::op_buffers<Algebra>& b) {
     detail::dexp_inv_into(a, sigma, v, q, out, b);

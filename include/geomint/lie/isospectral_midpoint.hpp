@@ -38,13 +38,13 @@
 //       (B̃ anti-Hermitian, W̃ Hermitian) and h²/4 B̃W̃B̃ = P B̂ (lower triangle): one and a half
 //       products and no factorization; W₁ − W₀ = 2(P + P†) from the last sweep. It contracts
 //       only like h/2 ‖ad_B̃‖ (it carries the rotation of W̃'s fine scales by B̃): ~0.2 per sweep
-//       on bench_su_n_scaling's problem, ~0.1 with Anderson acceleration (docs/performance.md).
+//       on bench_su_n_scaling's problem, ~0.1 with Anderson acceleration (bench/NOTES.md).
 //
 // Starting guess: with no previous step k = ∇H(y₀) (cayley), ỹ = y₀, τ = 0 (commutator); when
-// the step continues the previous ones with the same h (core/continuation.hpp), an extrapolation
+// the step continues the previous ones with the same h (core/step_record.hpp), an extrapolation
 // of their converged unknowns (guess() below; through up to six steps, O(h⁶), the degree chosen
 // by how well each predicted the last step: solvers/extrapolation.hpp; should the iteration fail
-// from it, the step is retried from the fresh guess). Each sweep contracts the
+// from it, the core takes the step again as a fresh start, from the fresh guess). Each sweep contracts the
 // error by a fixed factor, so every power of h the guess gains saves sweeps (on sine-Euler su(255)
 // at h = 0.1: 4 sweeps per step instead of 6 from the quadratic extrapolation). The converged
 // step is the same to round-off (tested against fresh starts).

@@ -145,7 +145,7 @@ class lie_poisson_leapfrog_cache {
     checked_.record(sys);
   }
 
-  system_fingerprint checked_;  ///< the system ∇H was found linear for (core/continuation.hpp)
+  system_fingerprint checked_;  ///< the system ∇H was found linear for (core/step_record.hpp)
   vec pi1_, p_, w_, fp_, next_, power_, power_next_;  ///< power_, power_next_: the series' terms
   typename Algebra::operator_type op_;
   detail::op_buffers<Algebra> ops_;

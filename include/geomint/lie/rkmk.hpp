@@ -419,7 +419,7 @@ class rkmk_cache {
 
   /// The stage equations k_i = F_i(K) by Jacobi fixed-point iteration to round-off.
   /// Starting guess: k_i = ∇H(y₀), an O(h) error. When the step continues the previous one
-  /// (core/continuation.hpp) with the same h: after one such step, the line through its k_i (at
+  /// (core/step_record.hpp) with the same h: after one such step, the line through its k_i (at
   /// t − h + c_i h) and ∇H(y₀) (at t), taken to t + c_i h: k_i = ∇H(y₀) + c_i/(1 − c_i)
   /// (∇H(y₀) − k_i^prev), an O(h²) error; after two or more, the extrapolation of their stages
   /// (equally spaced by h; solvers/extrapolation.hpp, through up to six steps). Every sweep

@@ -79,7 +79,7 @@ class so3 {
   /// drift over 1e6 RKMK steps (rigid body, h = 0.1) equals the extended-precision update's
   /// (~1e-13, the random walk ε√n), at a fraction of the x87 cost; the Casimir tests bound it.
   template <class S, class Y>
-  [[gnu::always_inline]] vector_type exp_coadjoint(const Eigen::MatrixBase<S>& sigma, const Eigen::MatrixBase<Y>& y) const {
+  GEOMINT_ALWAYS_INLINE vector_type exp_coadjoint(const Eigen::MatrixBase<S>& sigma, const Eigen::MatrixBase<Y>& y) const {
     return exp_coadjoint_double(sigma, y);
   }
   /// cay(hat σ)ᵀ y = cay(−hat σ) y.
@@ -91,7 +91,7 @@ class so3 {
   /// The same two actions rounded in double throughout (exp_coadjoint is this one; for Cayley
   /// only RKMK stage points use it, which only feed ∇H).
   template <class S, class Y>
-  [[gnu::always_inline]] vector_type exp_coadjoint_double(const Eigen::MatrixBase<S>& sigma, const Eigen::MatrixBase<Y>& y) const {
+  GEOMINT_ALWAYS_INLINE vector_type exp_coadjoint_double(const Eigen::MatrixBase<S>& sigma, const Eigen::MatrixBase<Y>& y) const {
     return y + exp_increment(sigma, y);
   }
   template <class S, class Y>
@@ -102,7 +102,7 @@ class so3 {
   /// (always_inline, as dexp_inv: both are on the critical path of every RKMK stage, and in large
   /// translation units GCC's inline growth limits would otherwise leave them as calls.)
   template <class S, class X>
-  [[gnu::always_inline]] vector_of<3, typename X::Scalar> exp_increment(const Eigen::MatrixBase<S>& sigma,
+  GEOMINT_ALWAYS_INLINE vector_of<3, typename X::Scalar> exp_increment(const Eigen::MatrixBase<S>& sigma,
                                                                         const Eigen::MatrixBase<X>& x) const {
     using T = typename X::Scalar;
     const vector_of<3, T> s = sigma.template cast<T>();
@@ -127,7 +127,7 @@ class so3 {
   /// dependent operations). Other q: the Bernoulli series (algebra.hpp), which this equals to
   /// round-off (tested).
   template <class S, class V>
-  [[gnu::always_inline]] vector_type dexp_inv(const Eigen::MatrixBase<S>& sigma, const Eigen::MatrixBase<V>& v, int q) const {
+  GEOMINT_ALWAYS_INLINE vector_type dexp_inv(const Eigen::MatrixBase<S>& sigma, const Eigen::MatrixBase<V>& v, int q) const {
     const vector_type s = sigma, x = v;
     if (q == 0) return x;
     const vector_type half = 0.5 * s;
@@ -168,9 +168,9 @@ class so3 {
   /// t ≤ 0.08, k = 7 for t ≤ 0.6 (the first omitted term, t⁶/13! resp. t⁸/17!, is below 4.8e-17,
   /// under ε/4), evaluated by Estrin's scheme (a short dependency chain: this is on the critical
   /// path of every RKMK stage); larger t as in the general case below. Always inline, the
-  /// large-angle case out of line: left as a call (GCC does so in large translation units), it
-  /// put a call and a store and load of a and b on every stage's chain (+9% on bench_rkmk_vs_rk4).
-  [[gnu::always_inline]] static void rodrigues_coefficients(double t, double& a, double& b) {
+  /// large-angle case out of line: as a call (GCC leaves one in large translation units) it puts
+  /// a call and a store and load of a and b on every stage's dependency chain.
+  GEOMINT_ALWAYS_INLINE static void rodrigues_coefficients(double t, double& a, double& b) {
     constexpr double ca[] = {1.0, -1.0 / 6, 1.0 / 120, -1.0 / 5040, 1.0 / 362880, -1.0 / 39916800,
                              1.0 / 6227020800.0, -1.0 / 1307674368000.0};
     constexpr double cb[] = {1.0 / 2, -1.0 / 24, 1.0 / 720, -1.0 / 40320, 1.0 / 3628800, -1.0 / 479001600,
@@ -186,7 +186,7 @@ class so3 {
       large_angle_rodrigues_coefficients(t, a, b);
     }
   }
-  [[gnu::noinline]] static void large_angle_rodrigues_coefficients(double t, double& a, double& b) {
+  GEOMINT_NOINLINE static void large_angle_rodrigues_coefficients(double t, double& a, double& b) {
     rodrigues_coefficients<double>(t, a, b);
   }
   /// a = sin θ / θ, b = (1 − cos θ)/θ², as functions of t = θ²: for t ≤ 1 their Taylor series

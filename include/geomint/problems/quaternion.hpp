@@ -21,7 +21,7 @@ namespace geomint::problems {
 /// the heavy top's gradient makes three of them per stage and Newton iteration, and GCC left
 /// them as calls returning through memory (4.6% of a lobatto_iiia_iiib<3> run's instructions).
 template <class A, class B>
-[[gnu::always_inline]] inline Eigen::Matrix<typename A::Scalar, 4, 1> quaternion_multiply(const A& a, const B& b) {
+GEOMINT_ALWAYS_INLINE Eigen::Matrix<typename A::Scalar, 4, 1> quaternion_multiply(const A& a, const B& b) {
   Eigen::Matrix<typename A::Scalar, 4, 1> c;
   c(0) = a(0) * b(0) - a(1) * b(1) - a(2) * b(2) - a(3) * b(3);
   c(1) = a(0) * b(1) + a(1) * b(0) + a(2) * b(3) - a(3) * b(2);

@@ -27,7 +27,7 @@ namespace geomint {
 /// many of the leading block's last columns are unit columns (zero above its diagonal block).
 template <int N, int N1, int K = 0>
 class block_lu {
-  // Measured (a factorization and 7 solves, against the whole-matrix LU; docs/performance.md):
+  // Measured (a factorization and 7 solves, against the whole-matrix LU; bench/NOTES.md):
   // B of up to 12 unknowns pays (at 16 its inverse costs what the blocks save), and with it a
   // Schur complement of up to 20 (−9% at 20, even at 24).
   static constexpr int largest_leading = 12, largest_schur = 20;

@@ -37,7 +37,7 @@ struct fixed_point_report {
 ///   void   map(const Z& z, Z& next);                 // next = F(z); may throw step_error
 ///   double change_norm(const Z& next, const Z& z);   // scaled, dimensionless
 /// `next` is scratch of the same size as z. On failure a step_error is thrown; z is then
-/// unspecified (callers solve in a workspace).
+/// unspecified (callers solve in their cache's scratch, not in the state).
 template <class Problem, class Z>
 fixed_point_report fixed_point_solve(Problem& problem, Z& z, Z& next, const newton_options& opt,
                                      fixed_point_statistics& stats, const newton_context& ctx) {

@@ -48,11 +48,9 @@ struct newton_context {
 /// mostly transient: the guess's error in quantities that depend on others is corrected an
 /// iteration after them (a constrained PRK step's multipliers after its positions), so the
 /// second increment can be 0.3–0.7 of the first while the later ones contract by 0.01–0.1
-/// (traced on the heavy top, lobatto_iiia_iiib<3>, h = 0.05). Refreshing there cost a
-/// factorization where two or three more iterations sufficed; a θ that stays large is caught
-/// at the next iteration by refresh_contraction. Instructions of whole runs: heavy top
-/// lobatto_iiia_iiib<3> at h = 0.05 −9%, the variable-mass sphere's runs within ±1%; a bound of
-/// 0.8 saved 13% on the top but cost the sphere at h = 0.025 4% (docs/performance.md).
+/// (a Lobatto IIIA–IIIB step of a top, for instance). A refresh there costs a factorization
+/// where two or three more iterations suffice; a θ that stays large is caught at the next
+/// iteration by refresh_contraction.
 inline constexpr double first_ratio_bound = 0.5;
 
 /// `Problem::fixed_jacobian` (a static constexpr bool), false if absent: update_jacobian cannot
@@ -78,7 +76,7 @@ inline constexpr int fixed_anderson_depth = 5;
 /// and optionally `static constexpr bool fixed_jacobian` (see above) with
 ///   anderson_workspace& acceleration_history();   // scratch of the accelerated iteration
 /// `z0` (same type as z) holds the initial guess on return from a restart; `r` is scratch.
-/// On failure a step_error is thrown; z is then unspecified (callers solve in a workspace).
+/// On failure a step_error is thrown; z is then unspecified (callers solve in their cache's scratch, not in the state).
 template <class Problem, class Z>
 newton_report newton_solve(Problem& problem, Z& z, Z& z0, Z& r, const newton_options& opt,
                            newton_statistics& stats, const newton_context& ctx) {
@@ -163,8 +161,8 @@ newton_report newton_solve(Problem& problem, Z& z, Z& z0, Z& r, const newton_opt
     if (theta_at_least(0.5) && norm <= opt.stall_factor * opt.tolerance) return accept();
     if constexpr (fixed) {  // no refresh possible: iterate while it makes progress
       // A linear iteration with oscillating modes can grow for an iteration or two while it
-      // converges (traced on a 2-link chain: θ 0.25, 0.75, 0.6, 0.26, 1.002, …), so progress is
-      // a new smallest increment, and it has stopped after a few iterations without one.
+      // converges (θ = 0.25, 0.75, 0.6, 0.26, 1.002, … on a chain), so progress is a new
+      // smallest increment, and it has stopped after a few iterations without one.
       if (norm < best) {
         best = norm;
         since_best = 0;

@@ -47,9 +47,10 @@ inline std::string describe_residuals(const constraint_residuals& r, double tol)
 }
 }  // namespace detail
 
-/// Residuals of g(q) = 0 and of the hidden constraint at (q, p). Allocates; for diagnostics.
+/// Residuals of g(q) = 0 and of the hidden constraint at (q, p) (at time t, for a system whose
+/// functions take the time). Allocates; for diagnostics.
 template <class System, class Q, class P>
-constraint_residuals constraint_residuals_of(const System& sys, const Q& q, const P& p) {
+constraint_residuals constraint_residuals_of(const System& sys, const Q& q, const P& p, double t = 0) {
   using traits = system_traits<System>;
   const int n = sys.position_count(), m = sys.constraint_count();
   constraint_residuals res;
@@ -57,9 +58,10 @@ constraint_residuals constraint_residuals_of(const System& sys, const Q& q, cons
   vector<traits::n> qv = q, pv = p, v(n);
   vector<traits::m> g(m), gv(m);
   typename traits::jacobian_type jac(m, n);
-  sys.constraint(qv, g);
-  sys.constraint_jacobian(qv, jac);
-  sys.dh_dp(qv, pv, v);
+  const system_at<System> at(sys, t);
+  at.constraint(qv, g);
+  at.constraint_jacobian(qv, jac);
+  at.dh_dp(qv, pv, v);
   gv = jac * v;
   res.position = detail::scaled_constraint_residual(jac, g, qv.norm());
   res.velocity = detail::scaled_constraint_residual(jac, gv, v.norm());

@@ -33,9 +33,10 @@
 //   void position_force(t, q, out) const;  // the same force when it does not depend on p
 //                                          //   (with force() too, see forced_system.hpp): a
 //                                          //   separable system keeps its fast path
-//   void set_time(double t) const;         // told the time of the stage whose functions the
-//                                          //   constrained steppers evaluate next (the C
-//                                          //   module's systems, whose callbacks take t)
+//   static constexpr bool takes_time = true;  // every function above takes the time first:
+//                                          //   dh_dq(t, q, p, out), constraint(t, q, out), …;
+//                                          //   the steppers pass the stage's time (the C
+//                                          //   module's systems; system/evaluation.hpp)
 //
 // Missing second derivatives are replaced by forward differences of the first derivatives;
 // they only feed Newton's Jacobian, so the converged step does not depend on that choice.
@@ -52,30 +53,59 @@
 
 #include "geomint/core/system_reference.hpp"
 #include "geomint/core/types.hpp"
+#include "geomint/system/evaluation.hpp"
 
 namespace geomint {
 
 namespace detail {
 
 // Member detection, probed with the argument types the steppers pass: vectors V (size n),
-// square matrices H (n × n).
-#define GEOMINT_DETECT_MEMBER(name, call)                                      \
-  template <class S, class V, class H, class = void>                           \
-  struct name : std::false_type {};                                            \
-  template <class S, class V, class H>                                         \
-  struct name<S, V, H, std::void_t<decltype(call)>> : std::true_type {};
+// square matrices H (n × n). A system that takes the time (system/evaluation.hpp) is probed with
+// t first (T: double, or nothing).
+#define GEOMINT_DETECT_MEMBER(name, member, ...)                                                     \
+  template <class S, class V, class H, class = void>                                                \
+  struct name##_untimed : std::false_type {};                                                       \
+  template <class S, class V, class H>                                                              \
+  struct name##_untimed<S, V, H, std::void_t<decltype(std::declval<const S&>().member(__VA_ARGS__))>> \
+      : std::true_type {};                                                                          \
+  template <class S, class V, class H, class = void>                                                \
+  struct name##_timed : std::false_type {};                                                         \
+  template <class S, class V, class H>                                                              \
+  struct name##_timed<S, V, H, std::void_t<decltype(std::declval<const S&>().member(0.0, __VA_ARGS__))>> \
+      : std::true_type {};                                                                          \
+  template <class S, class V, class H>                                                              \
+  using name = std::conditional_t<takes_time_v<S>, name##_timed<S, V, H>, name##_untimed<S, V, H>>;
 
-GEOMINT_DETECT_MEMBER(has_h_qq_t, std::declval<const S&>().h_qq(std::declval<const V&>(), std::declval<const V&>(), std::declval<H&>()))
-GEOMINT_DETECT_MEMBER(has_h_qp_t, std::declval<const S&>().h_qp(std::declval<const V&>(), std::declval<const V&>(), std::declval<H&>()))
-GEOMINT_DETECT_MEMBER(has_h_pp_t, std::declval<const S&>().h_pp(std::declval<const V&>(), std::declval<const V&>(), std::declval<H&>()))
-GEOMINT_DETECT_MEMBER(has_gradients_t, std::declval<const S&>().gradients(std::declval<const V&>(), std::declval<const V&>(), std::declval<V&>(), std::declval<V&>()))
-GEOMINT_DETECT_MEMBER(has_hessians_t, std::declval<const S&>().hessians(std::declval<const V&>(), std::declval<const V&>(), std::declval<H&>(), std::declval<H&>(), std::declval<H&>()))
-GEOMINT_DETECT_MEMBER(has_constraint_hessian_t, std::declval<const S&>().constraint_hessian(std::declval<const V&>(), std::declval<const Eigen::VectorXd&>(), std::declval<H&>()))
-GEOMINT_DETECT_MEMBER(has_force_t, std::declval<const S&>().force(0.0, std::declval<const V&>(), std::declval<const V&>(), std::declval<V&>()))
-GEOMINT_DETECT_MEMBER(has_position_force_t, std::declval<const S&>().position_force(0.0, std::declval<const V&>(), std::declval<V&>()))
-GEOMINT_DETECT_MEMBER(has_set_time_t, std::declval<const S&>().set_time(0.0))
-GEOMINT_DETECT_MEMBER(has_separable_t, (std::declval<const S&>().potential_gradient(std::declval<const V&>(), std::declval<V&>()), std::declval<const S&>().mass().apply_inverse(std::declval<const V&>(), std::declval<V&>())))
+GEOMINT_DETECT_MEMBER(has_h_qq_t, h_qq, std::declval<const V&>(), std::declval<const V&>(), std::declval<H&>())
+GEOMINT_DETECT_MEMBER(has_h_qp_t, h_qp, std::declval<const V&>(), std::declval<const V&>(), std::declval<H&>())
+GEOMINT_DETECT_MEMBER(has_h_pp_t, h_pp, std::declval<const V&>(), std::declval<const V&>(), std::declval<H&>())
+GEOMINT_DETECT_MEMBER(has_gradients_t, gradients, std::declval<const V&>(), std::declval<const V&>(), std::declval<V&>(),
+                      std::declval<V&>())
+GEOMINT_DETECT_MEMBER(has_hessians_t, hessians, std::declval<const V&>(), std::declval<const V&>(), std::declval<H&>(),
+                      std::declval<H&>(), std::declval<H&>())
+GEOMINT_DETECT_MEMBER(has_constraint_hessian_t, constraint_hessian, std::declval<const V&>(),
+                      std::declval<const Eigen::VectorXd&>(), std::declval<H&>())
+GEOMINT_DETECT_MEMBER(has_potential_gradient_t, potential_gradient, std::declval<const V&>(), std::declval<V&>())
 #undef GEOMINT_DETECT_MEMBER
+
+// The force takes the time in every system.
+template <class S, class V, class H, class = void>
+struct has_force_t : std::false_type {};
+template <class S, class V, class H>
+struct has_force_t<S, V, H, std::void_t<decltype(std::declval<const S&>().force(0.0, std::declval<const V&>(), std::declval<const V&>(), std::declval<V&>()))>>
+    : std::true_type {};
+template <class S, class V, class H, class = void>
+struct has_position_force_t : std::false_type {};
+template <class S, class V, class H>
+struct has_position_force_t<S, V, H, std::void_t<decltype(std::declval<const S&>().position_force(0.0, std::declval<const V&>(), std::declval<V&>()))>>
+    : std::true_type {};
+template <class S, class V, class H, class = void>
+struct has_mass_t : std::false_type {};
+template <class S, class V, class H>
+struct has_mass_t<S, V, H, std::void_t<decltype(std::declval<const S&>().mass().apply_inverse(std::declval<const V&>(), std::declval<V&>()))>>
+    : std::true_type {};
+template <class S, class V, class H>
+struct has_separable_t : std::bool_constant<has_potential_gradient_t<S, V, H>::value && has_mass_t<S, V, H>::value> {};
 
 template <class S, class = void>
 struct has_jacobian_type_t : std::false_type {};
@@ -119,17 +149,9 @@ struct system_traits {
   static_assert(has_force || !detail::has_position_force_t<System, vector_type, hessian_type>::value,
                 "geomint: a system with position_force(t, q, out) must also declare force(t, q, p, out) "
                 "(with_position_force does both); without it the force would be ignored");
-  static constexpr bool has_set_time = detail::has_set_time_t<System, vector_type, hessian_type>::value;
   /// H = ½ pᵀM⁻¹p + V(q) with constant M: the steppers' fast path applies.
   static constexpr bool separable = detail::has_separable_t<System, vector_type, hessian_type>::value;
 };
 
-namespace detail {
-/// Tells a system with set_time (see above) the time of the functions evaluated next.
-template <class System>
-void at_time(const System& sys, double t) {
-  if constexpr (system_traits<System>::has_set_time) sys.set_time(t);
-}
-}  // namespace detail
 
 }  // namespace geomint

@@ -13,17 +13,10 @@
 #include <utility>
 #include <vector>
 
+#include "geomint/system/evaluation.hpp"
 #include "geomint/system/second_derivatives.hpp"
 
 namespace geomint {
-
-namespace detail {
-/// A system whose callbacks read a time set beforehand (the C module's): set_time(t).
-template <class S, class = void>
-struct has_set_time : std::false_type {};
-template <class S>
-struct has_set_time<S, std::void_t<decltype(std::declval<const S&>().set_time(0.0))>> : std::true_type {};
-}  // namespace detail
 
 /// Evaluates q̇ and ṗ of the index-1 ODE. Holds its own workspace (sized on first use).
 template <class System>
@@ -39,8 +32,7 @@ class index1_vector_field {
   /// (q̇, ṗ) at (t, q, p); also returns the multipliers in lambda().
   template <class Q, class P, class DQ, class DP>
   void operator()(double t, const Q& q_in, const P& p_in, DQ& dq, DP& dp) {
-    const System& sys = *sys_;
-    if constexpr (detail::has_set_time<System>::value) sys.set_time(t);
+    const system_at<System> sys(*sys_, t);
     q_ = q_in;
     p_ = p_in;
     if constexpr (traits::has_gradients) {
@@ -51,7 +43,7 @@ class index1_vector_field {
     }
     f_ = -f_;
     if constexpr (traits::has_force) {
-      sys.force(t, q_, p_, work_);
+      sys.force(q_, p_, work_);
       f_ += work_;
     }
     if (m_ > 0) {
@@ -101,7 +93,7 @@ class index1_vector_field {
 
   /// rhs_ = [vᵀ∇²g_k v]_k: from the constraint Hessian if the system has one, else by central
   /// differences of G along v.
-  void curvature(const System& sys) {
+  void curvature(const system_at<System>& sys) {
     if constexpr (traits::has_constraint_hessian) {
       vector<M> e = vector<M>::Zero(m_);
       for (int k = 0; k < m_; ++k) {

@@ -1,12 +1,13 @@
 // Second derivatives for Newton's Jacobians: the system's own when it provides them, forward
-// differences of its first derivatives otherwise. They only shape the iteration matrix, never
-// the converged result.
+// differences of its first derivatives otherwise, at a time (system_at, system/evaluation.hpp).
+// They only shape the iteration matrix, never the converged result.
 #pragma once
 
 #include <cmath>
 #include <limits>
 
 #include "geomint/system/constrained_system.hpp"
+#include "geomint/system/evaluation.hpp"
 
 namespace geomint {
 namespace detail {
@@ -52,7 +53,7 @@ class second_derivatives {
   }
 
   template <class Q, class P, class Out>
-  void h_qq(const System& s, const Q& q, const P& p, Out& out) {
+  void h_qq(const system_at<System>& s, const Q& q, const P& p, Out& out) {
     if constexpr (traits::has_h_qq) {
       s.h_qq(q, p, out);
     } else {
@@ -61,7 +62,7 @@ class second_derivatives {
   }
   /// out(i, j) = ∂²H/∂q_i∂p_j
   template <class Q, class P, class Out>
-  void h_qp(const System& s, const Q& q, const P& p, Out& out) {
+  void h_qp(const system_at<System>& s, const Q& q, const P& p, Out& out) {
     if constexpr (traits::has_h_qp) {
       s.h_qp(q, p, out);
     } else {  // column j: ∂(∂H/∂q)/∂p_j
@@ -69,7 +70,7 @@ class second_derivatives {
     }
   }
   template <class Q, class P, class Out>
-  void h_pp(const System& s, const Q& q, const P& p, Out& out) {
+  void h_pp(const system_at<System>& s, const Q& q, const P& p, Out& out) {
     if constexpr (traits::has_h_pp) {
       s.h_pp(q, p, out);
     } else {
@@ -79,14 +80,14 @@ class second_derivatives {
   /// All three at (q, p): in one call when the system has hessians(q, p, qq, qp, pp) (they
   /// share most of their work for a non-separable H), else one by one.
   template <class Q, class P, class QQ, class QP, class PP>
-  void all(const System& s, const Q& q, const P& p, QQ& qq, QP& qp, PP& pp) {
+  void all(const system_at<System>& s, const Q& q, const P& p, QQ& qq, QP& qp, PP& pp) {
     if constexpr (!traits::has_hessians) h_qq(s, q, p, qq);
     mixed_and_momentum(s, q, p, qq, qp, pp);  // with hessians(), this fills qq too
   }
   /// ∂²H/∂q∂p and ∂²H/∂p² at (q, p), for users that need no ∂²H/∂q²: from one hessians() call
   /// when the system has it (∂²H/∂q² then lands in `scratch`), else one by one.
   template <class Q, class P, class S, class QP, class PP>
-  void mixed_and_momentum(const System& s, const Q& q, const P& p, S& scratch, QP& qp, PP& pp) {
+  void mixed_and_momentum(const system_at<System>& s, const Q& q, const P& p, S& scratch, QP& qp, PP& pp) {
     if constexpr (traits::has_hessians) {
       s.hessians(q, p, scratch, qp, pp);
     } else {
@@ -96,7 +97,7 @@ class second_derivatives {
   }
   /// out = Σ_k λ_k ∇²g_k(q) = ∂(G(q)ᵀλ)/∂q
   template <class Q, class L, class G, class Out>
-  void constraint_hessian(const System& s, const Q& q, const L& lambda, G& jac, Out& out) {
+  void constraint_hessian(const system_at<System>& s, const Q& q, const L& lambda, G& jac, Out& out) {
     if constexpr (traits::has_constraint_hessian) {
       s.constraint_hessian(q, lambda, out);
     } else {
@@ -110,12 +111,12 @@ class second_derivatives {
   }
   /// ∂f/∂q and ∂f/∂p of the non-conservative force (always by differences).
   template <class Q, class P, class Out>
-  void force_q(const System& s, double t, const Q& q, const P& p, Out& out) {
-    forward_difference_jacobian([&](const vector<N>& x, vector<N>& f) { s.force(t, x, p, f); }, q, out, work_);
+  void force_q(const system_at<System>& s, const Q& q, const P& p, Out& out) {
+    forward_difference_jacobian([&](const vector<N>& x, vector<N>& f) { s.force(x, p, f); }, q, out, work_);
   }
   template <class Q, class P, class Out>
-  void force_p(const System& s, double t, const Q& q, const P& p, Out& out) {
-    forward_difference_jacobian([&](const vector<N>& x, vector<N>& f) { s.force(t, q, x, f); }, p, out, work_);
+  void force_p(const system_at<System>& s, const Q& q, const P& p, Out& out) {
+    forward_difference_jacobian([&](const vector<N>& x, vector<N>& f) { s.force(q, x, f); }, p, out, work_);
   }
 
  private:

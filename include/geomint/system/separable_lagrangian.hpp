@@ -67,7 +67,7 @@ class lagrangian_view {
   }
   template <class Q, class V, class QQ, class QV, class VV>
   void lagrangian_hessian(const Q& q, const V&, QQ& qq, QV& qv, VV& vv) const {
-    second_.h_qq(*sys_, q, zero_, qq);  // ∂²H/∂q² = ∂²V
+    second_.h_qq(system_at<System>(*sys_, 0.0), q, zero_, qq);  // ∂²H/∂q² = ∂²V (a system of the variational family does not take the time)
     qq = -qq;
     qv.setZero();
     vv = mass_;

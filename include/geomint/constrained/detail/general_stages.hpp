@@ -7,8 +7,8 @@
 //   R_g,i = g(Q_i)                                                     i = 2..s
 //
 // (Q_1 = q0 because â_1j = 0; Λ_s does not enter because a_is = 0.) Stage j is at time
-// t0 + c_j h (c = the row sums of â): f is evaluated there, and a system with set_time is told
-// it. The first derivatives come in one call per stage when the system has gradients(). Newton's
+// t0 + c_j h (c = the row sums of â): f is evaluated there, and so is every function of a system
+// that takes the time (system/evaluation.hpp). The first derivatives come in one call per stage when the system has gradients(). Newton's
 // matrix is assembled densely from the second derivatives (the system's, in one call per stage
 // when it has hessians(), or forward differences).
 #pragma once
@@ -116,8 +116,7 @@ class general_stages {
       for (int i = 1; i < S; ++i) z.segment(q_offset(i), n_) += q_.col(0);
       return used;
     }
-    at_time(*sys_, t0_);
-    sys_->dh_dp(q_.col(0), p0_store_, work_);
+    system_at<System>(*sys_, t0_).dh_dp(q_.col(0), p0_store_, work_);
     for (int i = 0; i < S; ++i) z.segment(i * n_, n_) = p0_store_;
     for (int i = 1; i < S; ++i) z.segment(q_offset(i), n_) = q_.col(0) + c_(i) * h_ * work_;
     z.tail((S - 1) * m_).setZero();
@@ -147,8 +146,7 @@ class general_stages {
     rq.noalias() -= fp_.lazyProduct(haq_t_);
     for (int i = 1; i < S && m_ > 0; ++i) {
       work_ = q_.col(i);
-      at_time(*sys_, stage_time(i));
-      sys_->constraint(work_, gval_);
+      system_at<System>(*sys_, stage_time(i)).constraint(work_, gval_);
       r.segment(g_offset(i), m_) = gval_;
     }
   }
@@ -164,10 +162,9 @@ class general_stages {
     for (int j = 0; j < S; ++j) {
       work_ = q_.col(j);
       work2_ = p_.col(j);
-      const double tj = stage_time(j);
-      at_time(*sys_, tj);
-      if (j > 0) second_.all(*sys_, work_, work2_, hqq_, hqp_, hpp_);
-      else second_.mixed_and_momentum(*sys_, work_, work2_, hqq_, hqp_, hpp_);  // Q_1 = q0: no ∂²H/∂q²
+      const system_at<System> at(*sys_, stage_time(j));
+      if (j > 0) second_.all(at, work_, work2_, hqq_, hqp_, hpp_);
+      else second_.mixed_and_momentum(at, work_, work2_, hqq_, hqp_, hpp_);  // Q_1 = q0: no ∂²H/∂q²
       hpp_scale_ = std::fmax(hpp_scale_, hpp_.cwiseAbs().maxCoeff());
       // ∂R_Q,i/∂P_j = −h â_ij H_pp,j;  ∂R_Q,i/∂Q_j = −h â_ij H_qpᵀ (∂(∂H/∂p)/∂q)
       for (int i = 1; i < S; ++i) {
@@ -176,19 +173,19 @@ class general_stages {
       }
       // ∂R_P,i/∂P_j = h a_ij (H_qp − f_p)_j  (f_p = 0 for f(t, q))
       if constexpr (traits::has_force && !traits::has_position_force) {
-        second_.force_p(*sys_, tj, work_, work2_, scratch_);
+        second_.force_p(at, work_, work2_, scratch_);
         hqp_ -= scratch_;
       }
       for (int i = 0; i < S; ++i) block<N, N>(jm, i * n_, j * n_, n_, n_) += h_ * t_.ap(i, j) * hqp_;
       if (j == 0) continue;  // Q_1 = q0 is not an unknown
       // ∂R_P,i/∂Q_j = h a_ij (H_qq − f_q) + a_ij Σλ∇²g
       if constexpr (traits::has_force) {
-        second_.force_q(*sys_, tj, work_, work2_, scratch_);
+        second_.force_q(at, work_, work2_, scratch_);
         hqq_ -= scratch_;
       }
       hqq_ *= h_;
       if (j < S - 1 && m_ > 0) {
-        second_.constraint_hessian(*sys_, work_, lambda_.col(j), jac_scratch_, scratch_);
+        second_.constraint_hessian(at, work_, lambda_.col(j), jac_scratch_, scratch_);
         hqq_ += scratch_;
       }
       for (int i = 0; i < S; ++i) block<N, N>(jm, i * n_, q_offset(j), n_, n_) += t_.ap(i, j) * hqq_;
@@ -280,18 +277,18 @@ class general_stages {
     lambda_ = Eigen::Map<const matrix<M, S - 1>>(z.data() + lambda_offset(0), m_, S - 1);
     for (int j = 0; j < S; ++j) {
       work_ = q_.col(j);
-      at_time(sys, stage_time(j));
-      if (j > 0 && m_ > 0) sys.constraint_jacobian(work_, jac_[j]);
+      const system_at<System> at(sys, stage_time(j));
+      if (j > 0 && m_ > 0) at.constraint_jacobian(work_, jac_[j]);
       if (!with_gradients) continue;
       work2_ = p_.col(j);
       if constexpr (traits::has_gradients) {
-        sys.gradients(work_, work2_, fq_col_, fp_col_);
+        at.gradients(work_, work2_, fq_col_, fp_col_);
       } else {
-        sys.dh_dq(work_, work2_, fq_col_);
-        sys.dh_dp(work_, work2_, fp_col_);
+        at.dh_dq(work_, work2_, fq_col_);
+        at.dh_dp(work_, work2_, fp_col_);
       }
       if constexpr (traits::has_force) {
-        sys.force(stage_time(j), work_, work2_, force_);
+        at.force(work_, work2_, force_);
         fq_col_ -= force_;
       }
       fq_.col(j) = fq_col_;

@@ -51,9 +51,9 @@ class hidden_constraint_solver {
     p.noalias() -= g.transpose() * mu_;
   }
 
-  /// General H: Newton on μ for G ∂H/∂p(q, p̂ − Gᵀμ) = 0.
+  /// General H: Newton on μ for G ∂H/∂p(q, p̂ − Gᵀμ) = 0, H at the time of `sys`.
   template <class Q>
-  void project_general(const System& sys, const Q& q, const jacobian_type& g, vector<N>& p,
+  void project_general(const system_at<System>& sys, const Q& q, const jacobian_type& g, vector<N>& p,
                        const newton_options& opt, newton_statistics& stats, const newton_context& ctx) {
     if (m_ == 0) return;
     newton_context c = ctx;
@@ -69,7 +69,7 @@ class hidden_constraint_solver {
   template <class Q>
   struct problem {
     hidden_constraint_solver& s;
-    const System& sys;
+    const system_at<System>& sys;
     const Q& q;
     const jacobian_type& g;
     const vector<N>& p_hat;

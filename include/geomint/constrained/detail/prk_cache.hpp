@@ -61,8 +61,9 @@ class prk_cache {
 
  public:
   /// Without constraints nothing kept depends on p (no hidden constraint to check).
-  static constexpr reuse kept = M == 0 ? (time_keyed ? reuse::positions_at_time : reuse::positions)
-                                       : (time_keyed ? reuse::state_at_time : reuse::state);
+  /// The explicit step compares q0 with the last end positions in its first loop.
+  static constexpr reuse kept = (M == 0 ? reuse::positions | reuse::compared_in_advance : reuse::state) |
+                                (time_keyed ? reuse::at_time : reuse::nothing);
 
   using end_state = std::pair<vector<N>, vector<N>>;
 
@@ -79,13 +80,13 @@ class prk_cache {
     const int n = sys.position_count(), m = sys.constraint_count();
     if (n != n_ || m != m_) resize(n, m);
     if (external_linear_solver* solver = solver_for(c.options); solver != linear_solver_) use(solver);
-    at_time(sys, c.t);
     lambda_separable_.setZero();
     if constexpr (general_path) general_.invalidate();
     if (m_ > 0) {
-      sys.constraint_jacobian(q, g0());
-      sys.constraint(q, gval_);
-      sys.dh_dp(q, p, v_);
+      const system_at<System> at(sys, c.t);
+      at.constraint_jacobian(q, g0());
+      at.constraint(q, gval_);
+      at.dh_dp(q, p, v_);
       gv_.noalias() = g0() * v_;
       constraint_residuals res;
       res.position = scaled_constraint_residual(g0(), gval_, q.norm());
@@ -106,10 +107,17 @@ class prk_cache {
     if (c.continuing && solver_for(c.options) != linear_solver_) return advance_result::repeat_afresh;
     if (c.continuing) start_ = 1 - start_;  // the last end point's G and ∇V are this start's
     const newton_context ctx{c.t, c.h, "stage equations"};
+    if constexpr (fast_path && has_inverse_diagonal) {
+      if (m_ == 0 && S == 2)
+        return explicit_diagonal_step(sys, q, p, q1, p1, c) ? advance_result::done : advance_result::not_continued;
+    }
+    if constexpr (M == 0) {
+      if (c.last_positions && !detail::bitwise_equal(q, Eigen::Map<const vector<N>>(c.last_positions, q.size())))
+        return advance_result::not_continued;
+    }
     if constexpr (fast_path) {
       if (m_ == 0 && S == 2) {
-        if constexpr (has_inverse_diagonal) explicit_diagonal_step(sys, q, p, q1, p1, c);
-        else explicit_step(sys, q, p, q1, p1, c);
+        explicit_step(sys, q, p, q1, p1, c);
         return advance_result::done;
       }
     }
@@ -195,21 +203,23 @@ class prk_cache {
     p1 = p - ((h * tableau_.b(0)) * grad0() + (h * tableau_.b(S - 1)) * grad1());
   }
 
-  /// explicit_step for diagonal masses, in the fused loops of explicit_two_stage.hpp.
+  /// explicit_step for diagonal masses, in the loops of explicit_two_stage.hpp; false (nothing
+  /// computed past q1) if q0 is not the last end point it was told to continue from.
   template <class Q0, class P0, class Q1, class P1>
-  void explicit_diagonal_step(const System& sys, const Q0& q, const P0& p, Q1& q1, P1& p1, const context& c) {
+  bool explicit_diagonal_step(const System& sys, const Q0& q, const P0& p, Q1& q1, P1& p1, const context& c) {
     const double h = c.h;
     const double* w = sys.mass().inverse_diagonal().data();
     const double w0 = n_ > 0 ? w[0] : 0.0;
     const explicit_two_stage_coefficients k{h * tableau_.c()(S - 1), h * h * coupling_21_, h * tableau_.b(0),
                                             h * tableau_.b(S - 1)};
     const long n = n_;
-    if (sys.mass().uniform())
-      explicit_positions(n, q.data(), p.data(), grad0().data(), [w0](long) { return w0; }, k, q1.data());
-    else
-      explicit_positions(n, q.data(), p.data(), grad0().data(), [w](long i) { return w[i]; }, k, q1.data());
+    const bool same = sys.mass().uniform()
+        ? explicit_positions(n, q.data(), p.data(), grad0().data(), [w0](long) { return w0; }, k, q1.data(), c.last_positions)
+        : explicit_positions(n, q.data(), p.data(), grad0().data(), [w](long i) { return w[i]; }, k, q1.data(), c.last_positions);
+    if (!same) return false;
     net_gradient(sys, c.t + c_end_ * h, q1, grad1(), force_);
     explicit_momenta(n, p.data(), grad0().data(), grad1().data(), k, p1.data());
+    return true;
   }
 
   template <class Q0, class P0, class Q1, class P1>
@@ -266,8 +276,8 @@ class prk_cache {
       if ((used > 0 || kept_factorization) && c.stats.newton.full_newton_fallbacks != fallbacks && c.continuing)
         return advance_result::repeat_afresh;
       general_.finish(zg_, q1, p1);
-      at_time(sys, c.t + c_end_ * c.h);
-      if (m_ > 0) sys.constraint_jacobian(q1, g1());
+      const system_at<System> at_end(sys, c.t + c_end_ * c.h);
+      if (m_ > 0) at_end.constraint_jacobian(q1, g1());
       if constexpr (traits::separable) {
         net_gradient(sys, c.t + c_end_ * c.h, q1, grad1(), force_);
         if (m_ > 0) {
@@ -275,7 +285,7 @@ class prk_cache {
           hidden_.project_separable(sys, q1, g1(), gram_, p1);
         }
       } else {
-        hidden_.project_general(sys, q1, g1(), p1, c.options.newton, c.stats.newton, ctx);
+        hidden_.project_general(at_end, q1, g1(), p1, c.options.newton, c.stats.newton, ctx);
       }
       lambda_separable_ = general_.multipliers() * c.h;  // Λ̃ = h²Λ from Λ̃ = hΛ
     }

@@ -78,10 +78,11 @@ class reich_cache {
     // rebuilt with other masses, is a fresh start too.
     if constexpr (separable) position_.set_mass(sys);
     if (m_ == 0) return;
-    sys.constraint_jacobian(q, g0_);
-    sys.constraint(q, gval_);
+    const system_at<System> at(sys, c.t);
+    at.constraint_jacobian(q, g0_);
+    at.constraint(q, gval_);
     if constexpr (metric) representation_.metric.apply_inverse(p, v_);  // G W⁻¹ p = 0
-    else sys.dh_dp(q, p, v_);                                         // G ∂H/∂p = 0
+    else at.dh_dp(q, p, v_);                                          // G ∂H/∂p = 0
     gv_.noalias() = g0_ * v_;
     constraint_residuals res;
     res.position = scaled_constraint_residual(g0_, gval_, q.norm());
@@ -172,12 +173,13 @@ class reich_cache {
     const int d = adjoint ? 1 : 0;
     const reich_options& opt = c.options;
     auto& stats = c.stats;
-    if (m_ > 0) sys.constraint_jacobian(qa_, g0_);
+    const system_at<System> at(sys, t);
+    if (m_ > 0) at.constraint_jacobian(qa_, g0_);
     if constexpr (separable) {
       // p₀ = p − h∇V(q) for γ, p for the adjoint.
       pbase_ = pa_;
       if (!adjoint) {
-        sys.potential_gradient(qa_, grad_);
+        at.potential_gradient(qa_, grad_);
         pbase_ -= h * grad_;
       }
       sys.mass().apply_inverse(pbase_, v_);
@@ -210,14 +212,14 @@ class reich_cache {
       }
       qa_ = base_;
       if (adjoint) {
-        sys.potential_gradient(qa_, grad_);
+        at.potential_gradient(qa_, grad_);
         pa_ -= h * grad_;
       }
     } else {
       if (adjoint) general_half(sys, adjoint_, h, d, ratio, opt, stats, ctx);
       else general_half(sys, forward_, h, d, ratio, opt, stats, ctx);
     }
-    project(sys, opt, stats, ctx);
+    project(at, opt, stats, ctx);
   }
 
   template <class Problem>
@@ -233,7 +235,8 @@ class reich_cache {
   }
 
   /// pa_ ← ψ(qa_, pa_): the metric projection, or the lift to CM (eq. (3)).
-  void project(const System& sys, const reich_options& opt, constrained_statistics& stats, const newton_context& ctx) {
+  void project(const system_at<System>& sys, const reich_options& opt, constrained_statistics& stats,
+               const newton_context& ctx) {
     if (m_ == 0) return;
     sys.constraint_jacobian(qa_, g1_);
     auto singular = [&] {

@@ -55,7 +55,7 @@ class reich_general_problem {
 
   template <class Q, class P>
   void begin(const System& sys, const Q& q, const P& p, const jacobian_type& g0, double t, const newton_context& ctx) {
-    sys_ = &sys;
+    sys_ = system_at<System>(sys, ctx.t);
     ctx_ = ctx;
     q0_ = q;
     p0_ = p;
@@ -69,10 +69,10 @@ class reich_general_problem {
   template <class Nu>
   void guess(unknowns& z, const Nu& nu) {
     if constexpr (Adjoint) {
-      sys_->dh_dp(q0_, p0_, f_);
+      sys_.dh_dp(q0_, p0_, f_);
       z.head(n_) = q0_ + t_ * f_;
     } else {
-      sys_->dh_dq(q0_, p0_, f_);
+      sys_.dh_dq(q0_, p0_, f_);
       z.head(n_) = p0_ - t_ * f_;
     }
     z.tail(m_) = nu;
@@ -82,17 +82,17 @@ class reich_general_problem {
     if constexpr (Adjoint) {
       momentum_of(z, y_);  // p̃
       x_ = z.head(n_);     // Q
-      sys_->dh_dp(x_, y_, f_);
+      sys_.dh_dp(x_, y_, f_);
       r.head(n_) = x_ - q0_ - t_ * f_;
     } else {
       y_ = z.head(n_);  // p̃
-      sys_->dh_dq(q0_, y_, f_);
+      sys_.dh_dq(q0_, y_, f_);
       work_.noalias() = g0_.transpose() * z.tail(m_);
       r.head(n_) = y_ - p0_ + t_ * f_ - work_;
       position_of(z, x_);  // Q
     }
     if (m_ > 0) {
-      sys_->constraint(x_, gval_);
+      sys_.constraint(x_, gval_);
       r.tail(m_) = gval_;
     }
   }
@@ -104,27 +104,27 @@ class reich_general_problem {
     if constexpr (Adjoint) {
       momentum_of(z, y_);
       x_ = z.head(n_);
-      second_.h_qp(*sys_, x_, y_, hess_);
+      second_.h_qp(sys_, x_, y_, hess_);
       j.topLeftCorner(n_, n_).noalias() = -t_ * hess_.transpose();
       j.topLeftCorner(n_, n_).diagonal().array() += 1.0;
       if (m_ > 0) {
-        second_.h_pp(*sys_, x_, y_, hess_);
+        second_.h_pp(sys_, x_, y_, hess_);
         hpp_scale_ = hess_.cwiseAbs().maxCoeff();
         gh_.noalias() = g0_ * hess_;  // (H_pp G0ᵀ)ᵀ = G0 H_pp
         j.topRightCorner(n_, m_).noalias() = -t_ * gh_.transpose();
-        sys_->constraint_jacobian(x_, gq_);
+        sys_.constraint_jacobian(x_, gq_);
         j.bottomLeftCorner(m_, n_) = gq_;
       }
     } else {
       y_ = z.head(n_);
-      second_.h_qp(*sys_, q0_, y_, hess_);
+      second_.h_qp(sys_, q0_, y_, hess_);
       j.topLeftCorner(n_, n_).noalias() = t_ * hess_;
       j.topLeftCorner(n_, n_).diagonal().array() += 1.0;
       if (m_ > 0) {
         j.topRightCorner(n_, m_) = -g0_.transpose();
         position_of(z, x_);
-        sys_->constraint_jacobian(x_, gq_);
-        second_.h_pp(*sys_, q0_, y_, hess_);
+        sys_.constraint_jacobian(x_, gq_);
+        second_.h_pp(sys_, q0_, y_, hess_);
         hpp_scale_ = hess_.cwiseAbs().maxCoeff();
         j.bottomLeftCorner(m_, n_).noalias() = t_ * gq_ * hess_;
       }
@@ -167,7 +167,7 @@ class reich_general_problem {
     if constexpr (Adjoint) {
       momentum_of(z, y_);
       x_ = z.head(n_);
-      sys_->dh_dq(x_, y_, f_);
+      sys_.dh_dq(x_, y_, f_);
       q = x_;
       p_hat = y_ - t_ * f_;
     } else {
@@ -190,11 +190,11 @@ class reich_general_problem {
   template <class Out>
   void position_of(const unknowns& z, Out& out) {
     y_ = z.head(n_);
-    sys_->dh_dp(q0_, y_, f_);
+    sys_.dh_dp(q0_, y_, f_);
     out = q0_ + t_ * f_;
   }
 
-  const System* sys_ = nullptr;
+  system_at<System> sys_;  // the system at the half step's start time
   newton_context ctx_;
   int n_ = 0, m_ = 0;
   double t_ = 0, q_scale_ = 1, p_scale_ = 0, hpp_scale_ = 0;

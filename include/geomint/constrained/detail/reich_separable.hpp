@@ -56,7 +56,7 @@ class reich_multiplier_problem {
   /// base = q + t M⁻¹ p₀; g0 = G(q).
   template <class Q>
   void begin(const System& sys, const Q& base, const jacobian_type& g0, double q_scale, const newton_context& ctx) {
-    sys_ = &sys;
+    sys_ = system_at<System>(sys, ctx.t);
     ctx_ = ctx;
     base_ = base;
     sys.mass().right_apply_inverse(g0, gmi_);  // G M⁻¹
@@ -65,12 +65,12 @@ class reich_multiplier_problem {
   }
   void residual(const unknowns& nu, unknowns& r) {
     position(nu, q_);
-    sys_->constraint(q_, r);
+    sys_.constraint(q_, r);
   }
   bool has_jacobian() const { return have_jacobian_; }
   void update_jacobian(const unknowns& nu) {
     position(nu, q_);
-    sys_->constraint_jacobian(q_, gq_);
+    sys_.constraint_jacobian(q_, gq_);
     lu_.system_matrix().noalias() = gq_ * b_;
     if (!lu_.factorize()) throw singular_drift(ctx_);
     have_jacobian_ = true;
@@ -89,7 +89,7 @@ class reich_multiplier_problem {
   void invalidate() { have_jacobian_ = false; }
 
  private:
-  const System* sys_ = nullptr;
+  system_at<System> sys_;  // the system at the half step's start time
   newton_context ctx_;
   double q_scale_ = 1;
   bool have_jacobian_ = false;
@@ -133,7 +133,7 @@ class reich_position_problem {
   template <class Q, class P, class Pi>
   void begin(const System& sys, const Q& q0, const P& tp0, const Pi& pi, const jacobian_type& g0, double q_scale,
              const newton_context& ctx) {
-    sys_ = &sys;
+    sys_ = system_at<System>(sys, ctx.t);
     ctx_ = ctx;
     q0_ = q0;
     tp0_ = tp0;
@@ -151,7 +151,7 @@ class reich_position_problem {
     work2_ -= tp0_;
     r.noalias() = pi_ * work2_;
     if (gval_.size() > 0) {
-      sys_->constraint(q, gval_);
+      sys_.constraint(q, gval_);
       r.noalias() += c_ * (g0_.transpose() * gval_);
     }
   }
@@ -160,7 +160,7 @@ class reich_position_problem {
     auto& j = lu_.system_matrix();
     j = pim_;
     if (gval_.size() > 0) {
-      sys_->constraint_jacobian(q, gq_);
+      sys_.constraint_jacobian(q, gq_);
       j.noalias() += c_ * (g0_.transpose() * gq_);
     }
     if (!lu_.factorize())
@@ -181,7 +181,7 @@ class reich_position_problem {
   void invalidate() { have_jacobian_ = false; }
 
  private:
-  const System* sys_ = nullptr;
+  system_at<System> sys_;  // the system at the half step's start time
   newton_context ctx_;
   double q_scale_ = 1, c_ = 1;
   bool have_jacobian_ = false;

@@ -32,13 +32,13 @@ namespace detail {
 struct fast_path_declined {};
 
 /// ∇V(q) − f(t, q): the separable path's gradient at a stage of time t, with a position-only
-/// force if the system has one (`force`: scratch of size n). Tells the system the time first.
+/// force if the system has one (`force`: scratch of size n).
 template <class System, class Q, class Out, class Work>
 void net_gradient(const System& sys, double t, const Q& q, Out& out, Work& force) {
-  at_time(sys, t);
-  sys.potential_gradient(q, out);
+  const system_at<System> at(sys, t);
+  at.potential_gradient(q, out);
   if constexpr (system_traits<System>::has_position_force) {
-    sys.position_force(t, q, force);
+    at.position_force(q, force);
     out -= force;
   }
 }
@@ -129,8 +129,7 @@ class separable_stages {
       for (int k = 0; k < S - 1; ++k) ri += coupling_(i, k) * minv_f_.col(k);
       if (m_ > 0) {
         work_n_ = q_.col(i);
-        at_time(sys, stage_time(i));
-        sys.constraint(work_n_, rhs_m_);
+        system_at<System>(sys, stage_time(i)).constraint(work_n_, rhs_m_);
         r.segment((S - 1) * n_ + (i - 1) * m_, m_) = rhs_m_;
       }
     }
@@ -187,7 +186,7 @@ class separable_stages {
     interior_stages();
     q1 = q_.col(S - 1);
     net_gradient(sys, stage_time(S - 1), q1, grad1, force_);
-    sys.constraint_jacobian(q1, g1);
+    system_at<System>(sys, stage_time(S - 1)).constraint_jacobian(q1, g1);
     grad_.col(S - 1) = grad1;
     p_hat = p0;
     p_hat.noalias() -= h_ * (grad_ * b_);
@@ -210,7 +209,7 @@ class separable_stages {
       work_n_ = q_.col(k);
       net_gradient(*sys_, stage_time(k), work_n_, effect_, force_);
       grad_.col(k) = effect_;
-      sys_->constraint_jacobian(work_n_, jac_[k]);
+      system_at<System>(*sys_, stage_time(k)).constraint_jacobian(work_n_, jac_[k]);
     }
   }
 

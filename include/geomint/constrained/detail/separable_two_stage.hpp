@@ -73,8 +73,7 @@ class separable_two_stage {
   // --- Newton problem interface ------------------------------------------------------------
   void residual(const unknowns& z, unknowns& r) {
     positions(z);
-    at_time(*sys_, t1_);
-    sys_->constraint(q_, r);
+    system_at<System>(*sys_, t1_).constraint(q_, r);
   }
   bool has_jacobian() const { return true; }
   /// Sparse systems have no dense fallback: Newton keeps iterating with S0 (exact() below is
@@ -102,7 +101,7 @@ class separable_two_stage {
     positions(z);
     q1 = q_;
     net_gradient(*sys_, t1_, q1, grad1, force_);
-    sys_->constraint_jacobian(q1, g1);
+    system_at<System>(*sys_, t1_).constraint_jacobian(q1, g1);
     p_hat = p0 - (h_ * b_(0)) * grad0 - (h_ * b_(1)) * grad1;
     if (m_ > 0) p_hat.noalias() -= (b_(0) / h_) * (g0_->transpose() * z);
     lambda_ = z;
@@ -160,8 +159,7 @@ class separable_two_stage {
 
   void factorize_exact(const unknowns& z) {
     positions(z);
-    at_time(*sys_, t1_);
-    sys_->constraint_jacobian(q_, exact_.g);
+    system_at<System>(*sys_, t1_).constraint_jacobian(q_, exact_.g);
     const auto& w = sys_->mass().inverse_diagonal();  // sparse G requires a diagonal mass
     exact_.j = (exact_.g * w.asDiagonal()) * g0_->transpose();
     exact_.j *= -coupling_;

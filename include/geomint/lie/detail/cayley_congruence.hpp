@@ -8,7 +8,7 @@
 //
 // A full evaluation costs an LU factorization of 1 − B, the solve for e (N right-hand sides, in
 // two halves of columns), X = eW₀ and the lower triangle of Xe†: ~3.6 products of N × N
-// matrices at N = 255 (docs/performance.md). It becomes the reference (B_r; e_r, X_r, Y_r = X_r e_r†).
+// matrices at N = 255 (bench/NOTES.md). It becomes the reference (B_r; e_r, X_r, Y_r = X_r e_r†).
 //
 // A fixed-point iteration calls again with B close to the last one (from the second sweep of a
 // step on, B changes by 1e-9 … 1e-15 relative). With M = (1 − B)⁻¹ = 1 + e, M − M_r = M δB M_r

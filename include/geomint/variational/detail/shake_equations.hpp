@@ -102,7 +102,7 @@ class shake_equations {
     full_ = true;
     work_ = *q_ + z.head(n_);
     mid_ = *q_ + 0.5 * z.head(n_);
-    second_.h_qq(*sys_, mid_, mid_, hess_);  // ∂²H/∂q² = ∇²V (p unused)
+    second_.h_qq(system_at<System>(*sys_, t_), mid_, mid_, hess_);  // ∂²H/∂q² = ∇²V (p unused)
     sys_->mass().inverse_matrix(minv_);
     auto& jm = lu_.system_matrix();
     jm.topLeftCorner(n_, n_).setIdentity();

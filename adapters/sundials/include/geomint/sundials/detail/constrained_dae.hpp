@@ -30,12 +30,6 @@
 
 namespace geomint::sundials::detail {
 
-/// Systems whose callbacks want the current time (the C API's) provide set_time(t) const.
-template <class S, class = void>
-struct has_set_time : std::false_type {};
-template <class S>
-struct has_set_time<S, std::void_t<decltype(std::declval<const S&>().set_time(0.0))>> : std::true_type {};
-
 /// Calls f(k, j, G_kj) for every stored entry of G (every entry of a dense G).
 template <class G, class F>
 void for_each_entry(const G& g, F&& f) {
@@ -63,10 +57,10 @@ class constrained_dae final : public dae_model {
   constrained_dae(const System& sys, bool ggl, const Eigen::VectorXd& q0, const Eigen::VectorXd& p0, double t0)
       : sys_(sys), ggl_(ggl), n_(sys.position_count()), m_(sys.constraint_count()) {
     resize();
-    set_time(t0);
+    evaluate_at(t0);
     q_ = q0;
     p_ = p0;
-    const constraint_residuals res = constraint_residuals_of(sys, q_, p_);
+    const constraint_residuals res = constraint_residuals_of(sys, q_, p_, t0);
     if (!(res.position <= consistency_tolerance && res.velocity <= consistency_tolerance))
       throw step_error(failure_reason::inconsistent_initial_state, t0, 0, 0, std::fmax(res.position, res.velocity),
                        geomint::detail::describe_residuals(res, consistency_tolerance));
@@ -74,7 +68,7 @@ class constrained_dae final : public dae_model {
     pattern_.n = n_;
     pattern_.rows.assign(m_, {});
     if (m_ > 0) {
-      sys.constraint_jacobian(q_, g_);
+      at_.constraint_jacobian(q_, g_);
       for_each_entry(g_, [&](int k, int j, double) { pattern_.rows[k].push_back(j); });
     }
     layout_ = interleaved_layout(pattern_, ggl_);
@@ -84,8 +78,8 @@ class constrained_dae final : public dae_model {
     // linear G), and a time-like step τδ along (q̇, ṗ) for DΦ.
     const double q_scale = q_.cwiseAbs().maxCoeff() > 0 ? q_.cwiseAbs().maxCoeff() : 1.0;
     coordinate_step_ = std::cbrt(std::numeric_limits<double>::epsilon()) * q_scale;
-    sys.dh_dp(q_, p_, v_);
-    free_momentum_rate(t0, q_, p_, pd_);
+    at_.dh_dp(q_, p_, v_);
+    free_momentum_rate(q_, p_, pd_);
     double rate = v_.cwiseAbs().maxCoeff() / q_scale;
     const double p_scale = p_.cwiseAbs().maxCoeff();
     if (p_scale > 0) rate = std::fmax(rate, pd_.cwiseAbs().maxCoeff() / p_scale);
@@ -117,22 +111,22 @@ class constrained_dae final : public dae_model {
 
   int residual(double t, const double* y, const double* yp, double* r) noexcept override {
     try {
-      set_time(t);
+      evaluate_at(t);
       unpack(y, yp);
-      sys_.dh_dp(q_, p_, v_);
-      free_momentum_rate(t, q_, p_, work_n_);  // −H_q + f
+      at_.dh_dp(q_, p_, v_);
+      free_momentum_rate(q_, p_, work_n_);  // −H_q + f
       for (int i = 0; i < n_; ++i) {
         r[layout_.q[i]] = qd_(i) - v_(i);
         r[layout_.p[i]] = pd_(i) - work_n_(i);
       }
       if (m_ > 0) {
-        sys_.constraint_jacobian(q_, g_);
+        at_.constraint_jacobian(q_, g_);
         work_n_ = g_transpose_times(lambda_);
         for (int i = 0; i < n_; ++i) r[layout_.p[i]] += work_n_(i);
         if (ggl_) {
           work_n_ = g_transpose_times(mu_);
           for (int i = 0; i < n_; ++i) r[layout_.q[i]] += work_n_(i);
-          sys_.constraint(q_, gval_);
+          at_.constraint(q_, gval_);
           work_m_.noalias() = g_ * v_;
           for (int k = 0; k < m_; ++k) {
             r[layout_.lambda[k]] = gval_(k);
@@ -154,7 +148,7 @@ class constrained_dae final : public dae_model {
 
   int jacobian(double t, double cj, const double* y, const double* yp, Eigen::SparseMatrix<double>& jac) noexcept override {
     try {
-      set_time(t);
+      evaluate_at(t);
       unpack(y, yp);
       triplets_.clear();
       auto add = [&](int row, int col, double value) { triplets_.emplace_back(row, col, value); };
@@ -164,19 +158,19 @@ class constrained_dae final : public dae_model {
         add(lq[i], lq[i], cj);
         add(lp[i], lp[i], cj);
       }
-      sys_.dh_dp(q_, p_, v_);
+      at_.dh_dp(q_, p_, v_);
       // ∂²H blocks: (F_q, q) −H_pq, (F_q, p) −H_pp, (F_p, q) H_qq − f_q, (F_p, p) H_qp − f_p.
       if constexpr (sparse) {
         const auto& w = sys_.mass().inverse_diagonal();
         for (int i = 0; i < n_; ++i) add(lq[i], lp[i], -w(i));
       } else {
-        second_.h_qq(sys_, q_, p_, hqq_);
-        second_.h_qp(sys_, q_, p_, hqp_);
-        second_.h_pp(sys_, q_, p_, hpp_);
+        second_.h_qq(at_, q_, p_, hqq_);
+        second_.h_qp(at_, q_, p_, hqp_);
+        second_.h_pp(at_, q_, p_, hpp_);
         if constexpr (traits::has_force) {
-          second_.force_q(sys_, t, q_, p_, hnn_);
+          second_.force_q(at_, q_, p_, hnn_);
           hqq_ -= hnn_;
-          second_.force_p(sys_, t, q_, p_, hnn_);
+          second_.force_p(at_, q_, p_, hnn_);
         }
         for (int j = 0; j < n_; ++j)
           for (int i = 0; i < n_; ++i) {
@@ -221,9 +215,8 @@ class constrained_dae final : public dae_model {
     gram_.resize(n_, m_);
   }
 
-  void set_time(double t) const {
-    if constexpr (has_set_time<System>::value) sys_.set_time(t);
-  }
+  /// The system's functions at t, for the evaluations that follow (system/evaluation.hpp).
+  void evaluate_at(double t) { at_ = system_at<System>(sys_, t); }
 
   void unpack(const double* y, const double* yp) {
     for (int i = 0; i < n_; ++i) {
@@ -238,13 +231,13 @@ class constrained_dae final : public dae_model {
     }
   }
 
-  /// out = −∂H/∂q + f: ṗ without the constraint force.
+  /// out = −∂H/∂q + f at the time evaluate_at set: ṗ without the constraint force.
   template <class Q, class P, class Out>
-  void free_momentum_rate(double t, const Q& q, const P& p, Out& out) {
-    sys_.dh_dq(q, p, out);
+  void free_momentum_rate(const Q& q, const P& p, Out& out) {
+    at_.dh_dq(q, p, out);
     out = -out;
     if constexpr (traits::has_force) {
-      sys_.force(t, q, p, force_);
+      at_.force(q, p, force_);
       out += force_;
     }
   }
@@ -261,8 +254,8 @@ class constrained_dae final : public dae_model {
     auto phi = [&](double a, vector<M>& value) {
       shifted_q_ = q + a * dq;
       shifted_p_ = p + a * dp;
-      sys_.constraint_jacobian(shifted_q_, g_plus_);
-      sys_.dh_dp(shifted_q_, shifted_p_, shifted_v_);
+      at_.constraint_jacobian(shifted_q_, g_plus_);
+      at_.dh_dp(shifted_q_, shifted_p_, shifted_v_);
       value.noalias() = g_plus_ * shifted_v_;
     };
     phi(s, phi_plus_);
@@ -280,12 +273,12 @@ class constrained_dae final : public dae_model {
     lambda_.setZero();
     mu_.setZero();
     if (m_ == 0) return;
-    sys_.constraint_jacobian(q_, g_);
+    at_.constraint_jacobian(q_, g_);
     Eigen::MatrixXd a(m_, m_);
     if constexpr (traits::separable) {
       if (!gram_.factorize(sys_, g_)) throw singular("G M⁻¹ Gᵀ");
     } else {
-      second_.h_pp(sys_, q_, p_, hpp_);
+      second_.h_pp(at_, q_, p_, hpp_);
       a = g_ * hpp_ * g_.transpose();
       lu_.compute(a);
       if (geomint::detail::pivot_ratio(lu_.matrixLU().diagonal()) <= geomint::detail::singular_pivot_ratio)
@@ -312,7 +305,7 @@ class constrained_dae final : public dae_model {
     const auto& lp = layout_.p;
     const auto& ll = layout_.lambda;
     const auto& lm = layout_.mu;
-    sys_.constraint_jacobian(q_, g_);
+    at_.constraint_jacobian(q_, g_);
     // Rows of ∂Φ/∂q and ∂Φ/∂p (Φ = G H_p): F_h = Φ (GGL), F_λ = cj·(∂Φ/∂q, ∂Φ/∂p)·(q̇, ṗ) + … (index 1).
     const std::vector<int>& phi_rows = ggl_ ? lm : ll;
     const double phi_scale = ggl_ ? 1.0 : cj;
@@ -338,10 +331,10 @@ class constrained_dae final : public dae_model {
     for (std::size_t c = 0; c < groups_.columns.size(); ++c) {
       shifted_q_ = q_;
       for (int j : groups_.columns[c]) shifted_q_(j) += eps;
-      sys_.constraint_jacobian(shifted_q_, g_plus_);
+      at_.constraint_jacobian(shifted_q_, g_plus_);
       shifted_q_ = q_;
       for (int j : groups_.columns[c]) shifted_q_(j) -= eps;
-      sys_.constraint_jacobian(shifted_q_, g_minus_);
+      at_.constraint_jacobian(shifted_q_, g_minus_);
       phi_plus_.noalias() = g_plus_ * v_;
       phi_plus_.noalias() -= g_minus_ * v_;
       for (int k = 0; k < m_; ++k)
@@ -361,6 +354,7 @@ class constrained_dae final : public dae_model {
   }
 
   const System& sys_;
+  system_at<System> at_;  ///< sys_ at the time of the call being evaluated
   bool ggl_;
   int n_, m_;
   constraint_pattern pattern_;
