@@ -30,7 +30,7 @@ const registration problems_constrained([] {
                  auto x0 = sys.state_from(v["x1"], v["y1"], v["x2"], v["y2"], v["vx1"], v["vy1"], v["vx2"], v["vy2"]);
                  return std::make_unique<hamiltonian_problem<double_spherical_pendulum>>(sys, x0,
                      std::vector<hamiltonian_problem<double_spherical_pendulum>::named_map>{{"Lz", vertical_angular_momentum}});
-               }});
+               }, {}});
 
   add_problem({"spherical-pendulum", "a point mass on a rod about a fixed pivot; n = 3, m = 1; Lz conserved",
                "constrained",
@@ -47,7 +47,7 @@ const registration problems_constrained([] {
                  return std::make_unique<hamiltonian_problem<spherical_pendulum>>(
                      sys, sys.initial_state(v["theta"], v["omega"]),
                      std::vector<hamiltonian_problem<spherical_pendulum>::named_map>{{"Lz", vertical_angular_momentum}});
-               }});
+               }, {}});
 
   add_problem({"pendulum-chain",
                "N-link 3D chain of point masses on rigid rods (sparse G, tridiagonal G M^-1 G^T); n = 3N, m = N; "
@@ -66,7 +66,7 @@ const registration problems_constrained([] {
                  const pendulum_chain sys(p);
                  return std::make_unique<hamiltonian_problem<pendulum_chain>>(
                      sys, sys.initial_state(), std::vector<hamiltonian_problem<pendulum_chain>::named_map>{{"Lz", vertical_angular_momentum}});
-               }});
+               }, {}});
 
   add_problem({"variable-mass-sphere",
                "a particle on a sphere with position-dependent inertia: non-separable H(q, p); n = 3, m = 1",
@@ -85,7 +85,7 @@ const registration problems_constrained([] {
                  if (p.a1 < 0 || p.a2 < 0 || p.a3 < 0) throw usage_error("parameters a1, a2, a3: must be >= 0");
                  const variable_mass_sphere sys(p);
                  return std::make_unique<hamiltonian_problem<variable_mass_sphere>>(sys, sys.initial_state());
-               }});
+               }, {}});
 
   add_problem({"heavy-top",
                "heavy top in quaternions, |e| = 1 (Hairer 2003, §5 data): general H(q, p); n = 4, m = 1; the "
@@ -131,7 +131,7 @@ const registration problems_constrained([] {
                  };
                  return std::make_unique<hamiltonian_problem<heavy_top>>(
                      sys, sys.initial_state(), std::vector<hamiltonian_problem<heavy_top>::named_map>{{"Lz_spatial", spatial_lz}});
-               }});
+               }, {}});
 
   // Poincaré sections (geomint run ... --section NAME), on the packed states (q, p).
   const auto qp = [](int n) {

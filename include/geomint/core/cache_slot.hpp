@@ -35,28 +35,28 @@ class cache_slot {
   /// `created` tells whether it was.
   template <class C, class Make>
   C& get(Make&& make, bool& created) {
-    created = !p_ || p_->type() != detail::type_id<C>();
+    created = !p_ || p_->type != detail::type_id<C>();
     if (created) p_ = std::make_unique<holder<C>>(make());
     return static_cast<holder<C>&>(*p_).c;
   }
   /// The cache of type C if the slot holds one, else null.
   template <class C>
   C* find() {
-    return p_ && p_->type() == detail::type_id<C>() ? &static_cast<holder<C>&>(*p_).c : nullptr;
+    return p_ && p_->type == detail::type_id<C>() ? &static_cast<holder<C>&>(*p_).c : nullptr;
   }
   void reset() { p_.reset(); }
 
  private:
   struct holder_base {
+    explicit holder_base(const void* type_) : type(type_) {}
     virtual ~holder_base() = default;
     virtual std::unique_ptr<holder_base> copy() const = 0;
-    virtual const void* type() const = 0;
+    const void* type;  // the held cache's type_id: a load per step, not a virtual call
   };
   template <class C>
   struct holder final : holder_base {
-    explicit holder(C&& c_) : c(std::move(c_)) {}
+    explicit holder(C&& c_) : holder_base(detail::type_id<C>()), c(std::move(c_)) {}
     std::unique_ptr<holder_base> copy() const override { return std::make_unique<holder>(C(c)); }
-    const void* type() const override { return detail::type_id<C>(); }
     C c;
   };
   std::unique_ptr<holder_base> p_;

@@ -13,22 +13,30 @@
 
 namespace geomint {
 
+namespace detail {
+/// Throws step_error(non_finite_value) saying `what`: out of line, so that the checks that call
+/// it stay a compare and a branch in the step.
+[[noreturn]] GEOMINT_NOINLINE inline void throw_non_finite(double t, double dt, const char* what) {
+  throw step_error(failure_reason::non_finite_value, t, dt, 0, 0, what);
+}
+[[noreturn]] GEOMINT_NOINLINE inline void throw_zero_step() {
+  throw std::invalid_argument("geomint: the step size dt is zero");
+}
+}  // namespace detail
+
 /// dt must be finite and non-zero, t finite: a non-finite one is step_error(non_finite_value),
 /// dt = 0 is a usage error (std::invalid_argument).
 inline void require_step_size(double t, double dt) {
-  if (!std::isfinite(dt))
-    throw step_error(failure_reason::non_finite_value, t, dt, 0, 0, "the step size dt is not finite");
-  if (!std::isfinite(t))
-    throw step_error(failure_reason::non_finite_value, t, dt, 0, 0, "the time t is not finite");
-  if (dt == 0) throw std::invalid_argument("geomint: the step size dt is zero");
+  if (!std::isfinite(dt)) detail::throw_non_finite(t, dt, "the step size dt is not finite");
+  if (!std::isfinite(t)) detail::throw_non_finite(t, dt, "the time t is not finite");
+  if (dt == 0) detail::throw_zero_step();
 }
 
 /// A state passed in holds only finite numbers (checked on a fresh start: a step continuing
 /// the stepper's previous one starts from that step's checked, finite end point).
 template <class... X>
-void require_finite_state(double t, double dt, const X&... x) {
-  if (!(all_finite(x) && ...))
-    throw step_error(failure_reason::non_finite_value, t, dt, 0, 0, "the state holds a NaN or Inf");
+GEOMINT_ALWAYS_INLINE void require_finite_state(double t, double dt, const X&... x) {
+  if (!(all_finite(x) && ...)) detail::throw_non_finite(t, dt, "the state holds a NaN or Inf");
 }
 
 /// Throws std::invalid_argument unless a state part has the expected number of entries.

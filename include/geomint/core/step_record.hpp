@@ -185,6 +185,25 @@ inline bool copy_finite(const double* __restrict from, double* __restrict to, lo
   }
   return (bad[0] | bad[1] | bad[2] | bad[3]) == 0;
 }
+/// to[0..n) = from[0..n), and whether every entry of `from` and of `also[0..n)` was finite: the
+/// check of a second part folded into the copy of the first (one pass over both).
+inline bool copy_finite_checking(const double* __restrict from, double* __restrict to,
+                                 const double* __restrict also, long n) {
+  std::uint64_t bad[4] = {0, 0, 0, 0};
+  long i = 0;
+  for (; i + 4 <= n; i += 4)
+    for (int k = 0; k < 4; ++k) {
+      const double v = from[i + k], w = also[i + k];
+      bad[k] |= bits_of(v - v) | bits_of(w - w);
+      to[i + k] = v;
+    }
+  for (; i < n; ++i) {
+    const double v = from[i], w = also[i];
+    bad[0] |= bits_of(v - v) | bits_of(w - w);
+    to[i] = v;
+  }
+  return (bad[0] | bad[1] | bad[2] | bad[3]) == 0;
+}
 /// Whether two parts hold the same doubles, bit for bit.
 template <class A, class B>
 bool bitwise_equal(const A& a, const B& b) {
@@ -221,7 +240,8 @@ class step_record {
   /// Copies `next` into x if every entry is finite and returns whether it was, x untouched
   /// otherwise. The first `restorable` parts of x equal `previous`'s bit for bit (the parts a
   /// continued step compared): those are copied while they are checked, in one pass, and restored
-  /// from `previous` should a later entry turn out non-finite; the others are checked first.
+  /// from `previous` should a later entry turn out non-finite; the others are checked first (for
+  /// a (q, p) state with q compared, p is checked in the same pass that copies q).
   template <class End, class X>
   static bool commit(const End& next, const End& previous, X& x, int restorable) {
     return detail::with_writable_parts(x, [&](auto&... to) {
@@ -230,14 +250,25 @@ class step_record {
         const double* src[] = {from.data()...};
         double* dst[] = {to.data()...};
         const long size[] = {static_cast<long>(from.size())...};
+        auto restore = [&](int last) {
+          detail::with_end_parts(previous, [&](const auto&... old) {
+            const double* back[] = {old.data()...};
+            for (int j = 0; j <= last; ++j) std::memcpy(dst[j], back[j], static_cast<std::size_t>(size[j]) * sizeof(double));
+          });
+        };
+        if (count == 2 && restorable == 1 && size[0] == size[1]) {  // (q, p) with q compared: one pass checks both
+          if (!detail::copy_finite_checking(src[0], dst[0], src[1], size[0])) {
+            restore(0);
+            return false;
+          }
+          std::memcpy(dst[1], src[1], static_cast<std::size_t>(size[1]) * sizeof(double));
+          return true;
+        }
         for (int k = restorable; k < count; ++k)
           if (!all_finite(Eigen::Map<const Eigen::VectorXd>(src[k], size[k]))) return false;
         for (int k = 0; k < restorable; ++k)
           if (!detail::copy_finite(src[k], dst[k], size[k])) {
-            detail::with_end_parts(previous, [&](const auto&... old) {
-              const double* back[] = {old.data()...};
-              for (int j = 0; j <= k; ++j) std::memcpy(dst[j], back[j], static_cast<std::size_t>(size[j]) * sizeof(double));
-            });
+            restore(k);
             return false;
           }
         for (int k = restorable; k < count; ++k)

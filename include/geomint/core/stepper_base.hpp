@@ -259,7 +259,7 @@ class stepper_base {
         auto commit = [&](end_type& end) {
           advance(cache, end, sys, x, ctx);
           if (!step_record::finite(end))
-            throw step_error(failure_reason::non_finite_value, t, h, 0, 0, "the new state is not finite");
+            detail::throw_non_finite(t, h, "the new state is not finite");
           step_record::copy(end, x);
         };
         if constexpr (detail::fixed_end<end_type>::value) {
@@ -301,7 +301,7 @@ class stepper_base {
         // while checked, and restored from it should the rest not be finite.
         const int restorable = ctx.continuing ? step_record::compared_parts<end_type>(rule) : 0;
         if (!step_record::commit(end, entry.end[entry.current], x, restorable))
-          throw step_error(failure_reason::non_finite_value, t, h, 0, 0, "the new state is not finite");
+          detail::throw_non_finite(t, h, "the new state is not finite");
         entry.current = next;
         record_.record(sys, t, h, ctx.continuing);
       }

@@ -48,6 +48,7 @@ class lie_continuous_extension {
                                   "dimension " + std::to_string(max_dimension) + ", this algebra has " + std::to_string(d));
     for (vec* v : {&y0_, &y1_, &sigma1_, &v0_, &v1_, &g_, &r_, &plus_, &minus_}) v->resize(d);
     jacobian_.resize(d, d);
+    decomposition_ = Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd>(d, d);
   }
 
   /// A new step [t0, t0 + h] from x0 to x1; σ₁ is found on the first evaluation (nothing is
@@ -139,8 +140,10 @@ class lie_continuous_extension {
   const System* sys_;
   const algebra_type* alg_;
   vec y0_, y1_, sigma1_, v0_, v1_, g_, r_, plus_, minus_;
-  typename algebra_type::operator_type jacobian_;
-  Eigen::CompleteOrthogonalDecomposition<typename algebra_type::operator_type> decomposition_;
+  // Dynamic sizes (one instantiation of the decomposition for every algebra): this runs once per
+  // interpolated step, not in the step itself.
+  Eigen::MatrixXd jacobian_;
+  Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> decomposition_;
   double t0_ = 0, h_ = 0;
   bool ready_ = false;
 };

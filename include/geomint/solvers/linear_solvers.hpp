@@ -88,7 +88,7 @@ class dense_lu {
   void resize(int n) {
     matrix_.resize(n, n);
     rhs_.resize(n);
-    lu_ = Eigen::PartialPivLU<matrix_type>(n);
+    if constexpr (N == Eigen::Dynamic) lu_ = Eigen::PartialPivLU<matrix_type>(n);  // fixed sizes need none
   }
   /// The matrix to be factorized; fill it, then call factorize().
   matrix_type& system_matrix() { return matrix_; }
