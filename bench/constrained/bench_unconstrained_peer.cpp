@@ -96,8 +96,8 @@ int main() {
   bench::print_ratio("geomint::rattle (m = 0) / odeint velocity_verlet", t[0], t[1], 1.2,
                      "geomint's step fails with the state bit-identical on a non-finite force and reuses the "
                      "cached force only when q is bit for bit its previous end point; with ~2 flops per entry "
-                     "the step is bound by array traversals: 13 per step against velocity Verlet's 8, and at "
-                     "least 11 under both guarantees (in-place variants measured no faster, see "
+                     "the step is bound by passes over memory, and the new momenta are copied out only once "
+                     "the whole end state is known finite (in-place variants measured no faster, see "
                      "bench/NOTES.md)");
   bench::print_ratio("geomint::rattle (m = 0) / odeint symplectic_rkn_sb3a_mclachlan", t[0], t[2]);
   return 0;
