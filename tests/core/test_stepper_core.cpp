@@ -5,6 +5,7 @@
 #include <boost/numeric/odeint/util/copy.hpp>
 #include <boost/test/unit_test.hpp>
 
+#include <cstring>
 #include <functional>
 #include <limits>
 #include <stdexcept>
@@ -14,6 +15,7 @@
 #include "geomint/constrained/rattle.hpp"
 #include "geomint/core/stepper_base.hpp"
 #include "geomint/dense_output.hpp"
+#include "geomint/system/separable_system.hpp"
 #include "geomint/diagnostics/allocation_counter.hpp"
 
 using namespace geomint;
@@ -275,4 +277,58 @@ BOOST_AUTO_TEST_CASE(reading_an_allocation_count_needs_the_counter) {
   BOOST_CHECK_THROW(scope.count(), std::logic_error);
   diagnostics::counting.store(true);
   BOOST_TEST(scope.count() >= 0);
+}
+
+namespace {
+// V = |q|²/2, whose gradient is NaN once q₀ passes `limit`: RATTLE without constraints on a
+// diagonal mass takes the explicit path, where the core compares q in the family's first pass
+// (reuse::compared_in_advance) and checks p in the pass that copies q.
+struct poisoned_harmonic {
+  double limit;
+  template <class Q> double value(const Q& q) const { return 0.5 * q.squaredNorm(); }
+  template <class Q, class Out> void gradient(const Q& q, Out& out) const {
+    out = q;
+    if (q(0) > limit) out(1) = std::numeric_limits<double>::quiet_NaN();
+  }
+};
+using free_state = std::pair<Eigen::VectorXd, Eigen::VectorXd>;
+auto free_particles(double limit) {
+  return make_separable_system(diagonal_mass<dynamic>(Eigen::VectorXd::Constant(4, 2.0)), poisoned_harmonic{limit},
+                               no_constraints<dynamic>{});
+}
+bool same_state(const free_state& a, const free_state& b) {
+  return std::memcmp(a.first.data(), b.first.data(), 4 * sizeof(double)) == 0 &&
+         std::memcmp(a.second.data(), b.second.data(), 4 * sizeof(double)) == 0;
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(the_explicit_path_sees_edited_positions_and_restores_a_continued_step) {
+  const auto sys = free_particles(0.2);  // the amplitude is about 0.235
+  free_state x{Eigen::VectorXd::Constant(4, 0.1), Eigen::VectorXd::Constant(4, 0.3)};
+  rattle<free_state> st;
+  st.do_step(sys, x, 0.0, 0.05);
+  st.do_step(sys, x, 0.05, 0.05);
+  BOOST_TEST(st.last_step_continued());
+  // q edited between steps: not a continuation, and the step is a fresh stepper's, bit for bit.
+  x.first(2) += 1e-3;
+  free_state fresh = x;
+  st.do_step(sys, x, 0.1, 0.05);
+  BOOST_TEST(!st.last_step_continued());
+  rattle<free_state>().do_step(sys, fresh, 0.1, 0.05);
+  BOOST_TEST(same_state(x, fresh));
+  // Continued steps until ∇V(q₁) turns NaN: that step fails with the state bit for bit as it was.
+  double t = 0.15;
+  for (int k = 0; k < 100; ++k, t += 0.05) {
+    const free_state before = x;
+    try {
+      st.do_step(sys, x, t, 0.05);
+    } catch (const step_error& e) {
+      BOOST_TEST(static_cast<int>(e.reason()) == static_cast<int>(failure_reason::non_finite_value));
+      BOOST_TEST(same_state(x, before));
+      BOOST_TEST(st.last_step_continued() == false);
+      return;
+    }
+    BOOST_TEST(st.last_step_continued());
+  }
+  BOOST_FAIL("q0 never passed the limit");
 }
