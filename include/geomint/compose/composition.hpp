@@ -4,9 +4,15 @@
 //   Ψ_h = Φ_{γ_s h} ∘ … ∘ Φ_{γ_1 h},   stage i starting at t + (γ_1 + … + γ_{i−1}) h,
 //
 // with the coefficients of Scheme (composition_schemes.hpp: yoshida4, suzuki4, yoshida6,
-// kahan_li6, kahan_li8). If Φ is symmetric and of order 2, Ψ has order Scheme::order; it is
-// symmetric because the coefficients are palindromic, and symplectic (or constraint-preserving,
-// momentum-conserving) whenever Φ is. Base is any stepper with odeint's stepper interface
+// kahan_li6, kahan_li8, or a user's). A Scheme is a type with
+//   static constexpr int order;                              // the order it claims, 1 … 8
+//   static constexpr std::array<double, s> coefficients;     // γ_1 … γ_s
+// (and optionally `stages` = s). Both are checked at compile time (composition_order.hpp):
+// Σγ = 1, and the composition order conditions up to the declared order, so a typo or a wrong
+// claim is a compile error naming the order whose conditions fail. If Φ is symmetric and of
+// order 2, Ψ has order Scheme::order; it is symmetric when the coefficients are a palindrome
+// (γ_{s+1−i} = γ_i; a scheme that is not still composes, and its properties say not symmetric),
+// and symplectic (or constraint-preserving, momentum-conserving) whenever Φ is. Base is any stepper with odeint's stepper interface
 // (state_type, do_step(system, x, t, dt)) that accepts negative steps and is symmetric:
 // rattle, lobatto_iiia_iiib<S>, reich_symmetric, riemannian_leapfrog, … — a base whose
 // properties (core/properties.hpp) do not say symmetric, or whose state is not a point of phase
@@ -24,6 +30,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "geomint/compose/composition_order.hpp"
 #include "geomint/compose/composition_schemes.hpp"
 #include "geomint/core/properties.hpp"
 #include "geomint/solvers/flow_difference_extension.hpp"
@@ -62,13 +69,37 @@ class composition {
                 "(q_{k-1}, q_k), which holds the previous step's size (shake, discrete_euler_lagrange_two_step): "
                 "compose the one-step form (variational_midpoint, discrete_euler_lagrange) instead");
   static constexpr method_properties base_properties = properties_of<Base>;
+  // What the scheme claims, checked (composition_order.hpp). Each assertion below fires only when
+  // the lower orders hold, so a failing scheme is one error naming the first failed order.
+  static constexpr composition_order_report scheme_report = composition_order(Scheme::coefficients);
+  static constexpr int claimed = Scheme::order;
+  static_assert(claimed >= 1 && claimed <= max_checked_composition_order,
+                "geomint: a composition scheme declares its order, 1 … 8 (the orders whose conditions are checked)");
+  static_assert(scheme_report.order >= 1,
+                "geomint: the composition scheme's coefficients do not sum to 1 (consistency, Σγᵢ = 1)");
+  static_assert(claimed < 2 || scheme_report.order < 1 || scheme_report.order >= 2,
+                "geomint: the composition scheme fails the order-2 conditions (its h² terms) below its declared order");
+  static_assert(claimed < 3 || scheme_report.order < 2 || scheme_report.order >= 3,
+                "geomint: the composition scheme fails the order-3 conditions (its h³ terms) below its declared order");
+  static_assert(claimed < 4 || scheme_report.order < 3 || scheme_report.order >= 4,
+                "geomint: the composition scheme fails the order-4 conditions (its h⁴ terms; for a palindrome, "
+                "Σγᵢ³ = 0) below its declared order");
+  static_assert(claimed < 5 || scheme_report.order < 4 || scheme_report.order >= 5,
+                "geomint: the composition scheme fails the order-5 conditions (its h⁵ terms) below its declared order");
+  static_assert(claimed < 6 || scheme_report.order < 5 || scheme_report.order >= 6,
+                "geomint: the composition scheme fails the order-6 conditions (its h⁶ terms) below its declared order");
+  static_assert(claimed < 7 || scheme_report.order < 6 || scheme_report.order >= 7,
+                "geomint: the composition scheme fails the order-7 conditions (its h⁷ terms) below its declared order");
+  static_assert(claimed < 8 || scheme_report.order < 7 || scheme_report.order >= 8,
+                "geomint: the composition scheme fails the order-8 conditions (its h⁸ terms) below its declared order");
 
  public:
   /// Scheme::order, at least the base's own if higher (a scheme built for a second-order base
-  /// satisfies every condition of a higher-order symmetric base too); symmetric; the rest the base's.
+  /// satisfies every condition of a higher-order symmetric base too); symmetric when the
+  /// coefficients are a palindrome; the rest the base's.
   static constexpr method_properties properties =
       base_properties.order(Scheme::order > base_properties.order() ? Scheme::order : base_properties.order())
-          .symmetric(true);
+          .symmetric(scheme_report.palindrome);
   using final_type = composition;
   using base_type = Base;
   using scheme_type = Scheme;
