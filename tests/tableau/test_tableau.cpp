@@ -3,9 +3,12 @@
 #include <boost/test/unit_test.hpp>
 
 #include <cmath>
+#include <string>
 
 #include "geomint/constrained/constrained_prk.hpp"
 #include "geomint/tableau/constrained_tableaux.hpp"
+#include "geomint/tableau/named_tableaux.hpp"
+#include "geomint/tableau/order_conditions.hpp"
 
 using namespace geomint;
 
@@ -135,6 +138,7 @@ BOOST_AUTO_TEST_CASE(constrained_prk_rejects_tableaux_violating_jays_conditions)
   // A tableau satisfying (2.10) but not the symplecticity condition (2.11) runs and says so.
   partitioned_tableau<2> plain = rattle_tableau();
   plain.ap(1, 0) = 1.0;  // b_1 â_12 + b_2 a_21 − b_1 b_2 = 1/4
+  plain.order = 1;       // (and it has order 1 only: the tree q[p] fails)
   BOOST_TEST(rejection(plain).empty());
   BOOST_TEST((!constrained_prk<2, state>(plain).symplectic()));
   BOOST_TEST((constrained_prk<2, state>(rattle_tableau()).symplectic()));
@@ -162,4 +166,121 @@ BOOST_AUTO_TEST_CASE(butcher_tableaux_are_checked_for_consistency) {
   t = gauss_legendre<2>();
   t.c(1) += 1e-6;
   BOOST_CHECK_THROW(require_consistent_tableau(t), std::invalid_argument);
+}
+
+// ---- Order conditions by trees (order_conditions.hpp) -------------------------------------------
+// The generated trees are the rooted trees (OEIS A000081) and the bicoloured rooted trees (twice
+// A000151), order by order.
+BOOST_AUTO_TEST_CASE(the_trees_are_counted_as_in_the_literature) {
+  const int rooted[] = {1, 1, 2, 4, 9, 20, 48, 115, 286, 719, 1842, 4766};
+  const int bicoloured[] = {2, 4, 14, 52, 214, 916, 4116, 18996};
+  const auto& r = detail::rooted_trees();
+  const auto& b = detail::bicoloured_trees();
+  for (int n = 1; n <= max_tree_order; ++n)
+    BOOST_TEST(r.end_of_order[n] - r.end_of_order[n - 1] == rooted[n - 1], "order " << n);
+  for (int n = 1; n <= max_bicoloured_tree_order; ++n)
+    BOOST_TEST(b.end_of_order[n] - b.end_of_order[n - 1] == bicoloured[n - 1], "order " << n);
+  BOOST_TEST(r.name(r.end_of_order[3] - 1, 1) == "[τ,τ]");  // the last tree of order 3: the bushy one
+}
+
+namespace {
+/// The tableau reaches its declared order and not the next (where the next is checked by trees).
+template <class Tableau, class Check>
+void reaches_exactly(const Tableau& t, Check check, int max_checked) {
+  BOOST_TEST_CONTEXT("declared order " << t.order) {
+    BOOST_CHECK_NO_THROW(require_declared_order(t));
+    if (t.order < max_checked) {
+      const tableau_order_report r = check(t, t.order + 1);
+      BOOST_TEST(r.order == t.order);
+      BOOST_TEST(!r.failed_tree.empty());
+    }
+  }
+}
+template <int S>
+void butcher_exactly(const butcher_tableau<S>& t) {
+  reaches_exactly(t, [](const auto& x, int p) { return butcher_order_conditions(x, p); }, max_tree_order);
+}
+template <int S>
+void partitioned_exactly(const partitioned_tableau<S>& t) {
+  reaches_exactly(t, [](const auto& x, int p) { return partitioned_order_conditions(x, p); }, max_bicoloured_tree_order);
+}
+}  // namespace
+
+// Every shipped tableau reaches exactly the order it declares: the explicit ones, Gauss–Legendre,
+// Lobatto IIIA and IIIB (by trees to order 12, above by B, C, D: Gauss with 7 stages, order 14),
+// the Lobatto IIIA–IIIB pairs (bicoloured trees to order 8; the 6-stage pair, order 10, also by
+// each part's trees and quadrature) and constrained symplectic Euler.
+BOOST_AUTO_TEST_CASE(shipped_tableaux_reach_exactly_their_declared_order) {
+  butcher_exactly(forward_euler_tableau());
+  butcher_exactly(heun_tableau());
+  butcher_exactly(rk4_tableau());
+  butcher_exactly(gauss_legendre<1>());
+  butcher_exactly(gauss_legendre<3>());
+  butcher_exactly(gauss_legendre<5>());
+  butcher_exactly(gauss_legendre<7>());
+  butcher_exactly(lobatto_iiia<2>());
+  butcher_exactly(lobatto_iiia<4>());
+  butcher_exactly(lobatto_iiib<5>());
+  partitioned_exactly(rattle_tableau());
+  partitioned_exactly(lobatto_iiia_iiib_tableau<3>());
+  partitioned_exactly(lobatto_iiia_iiib_tableau<4>());
+  partitioned_exactly(lobatto_iiia_iiib_tableau<5>());
+  partitioned_exactly(lobatto_iiia_iiib_tableau<6>());
+  partitioned_exactly(constrained_symplectic_euler_tableau());
+}
+
+namespace {
+template <class F>
+std::string refusal(F&& construct) {
+  try {
+    construct();
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "accepted";
+}
+bool says(const std::string& message, const char* what) { return message.find(what) != std::string::npos; }
+}  // namespace
+
+// The tableau rows of the declared-but-wrong table: each one refused at construction, the message
+// naming what fails.
+BOOST_AUTO_TEST_CASE(a_tableau_is_refused_below_its_declared_order) {
+  // A partitioned tableau with Σb = 1.2 that satisfies Jay's (2.10): RATTLE's with b = (0.6, 0.6).
+  partitioned_tableau<2> heavy = rattle_tableau();
+  heavy.b << 0.6, 0.6;
+  heavy.aq.row(1) = heavy.b.transpose();
+  BOOST_TEST(check_prk_conditions(heavy).jay_conditions(tight));
+  const std::string sum = refusal([&] { constrained_prk<2> s(heavy); });
+  BOOST_TEST(says(sum, "weights sum to 1.2"), sum);
+
+  // RATTLE's tableau claiming order 4, or 0.
+  partitioned_tableau<2> claim = rattle_tableau();
+  claim.order = 4;
+  const std::string four = refusal([&] { constrained_prk<2> s(claim); });
+  BOOST_TEST(says(four, "declares order 4 but fails the order-3 condition of the tree"), four);
+  claim.order = 0;
+  BOOST_TEST(says(refusal([&] { constrained_prk<2> s(claim); }), "declares no order"));
+
+  // Kutta's third-order method claiming order 5: its first failed tree has order 4.
+  butcher_tableau<3> kutta;
+  kutta.a << 0, 0, 0, 0.5, 0, 0, -1, 2, 0;
+  kutta.b << 1.0 / 6, 2.0 / 3, 1.0 / 6;
+  kutta.c << 0, 0.5, 1;
+  kutta.order = 3;
+  BOOST_CHECK_NO_THROW(require_consistent_tableau(kutta));
+  kutta.order = 5;
+  const std::string five = refusal([&] { require_consistent_tableau(kutta); });
+  BOOST_TEST(says(five, "declares order 5 but fails the order-4 condition"), five);
+
+  // Consistent, of order 2 and Σ b_i a_ij c_j = 1/6 (the tree [[τ]]), but Σbc² = 3/8, not 1/3,
+  // claiming order 3: the bushy tree [τ,τ] fails.
+  butcher_tableau<3> second;
+  second.a << 0, 0, 0, 0.5, 0, 0, -1.0 / 3, 4.0 / 3, 0;
+  second.b << 0.25, 0.5, 0.25;
+  second.c << 0, 0.5, 1;
+  second.order = 2;
+  BOOST_CHECK_NO_THROW(require_consistent_tableau(second));
+  second.order = 3;
+  const std::string three = refusal([&] { require_consistent_tableau(second); });
+  BOOST_TEST(says(three, "the tree [τ,τ]: its elementary weight is 0.375"), three);
 }

@@ -3,8 +3,9 @@
 // (state std::pair<Q, P>). The step's mathematics is detail/prk_cache.hpp; its lifecycle
 // (continuation, checks, the strong guarantee, statistics) is core/stepper_base.hpp.
 //
-// The tableau is checked at construction: a violated condition of (2.10) is a
-// std::invalid_argument naming it. A tableau whose last weight b_s is 0 is accepted (the step
+// The tableau is checked at construction: a declared order below 1, weights not summing to 1, an
+// order condition (bicoloured trees) failing below the declared order, or a violated condition
+// of (2.10) is a std::invalid_argument naming it. A tableau whose last weight b_s is 0 is accepted (the step
 // then adds the −h G(q1)ᵀΛ_s term of Hairer's Example 2.3, as constrained symplectic Euler).
 #pragma once
 
@@ -21,9 +22,17 @@
 
 namespace geomint {
 
-/// Throws std::invalid_argument naming the first of Jay's conditions (2.10) that `t` violates.
+/// Throws std::invalid_argument naming the first of Jay's conditions (2.10) that `t` violates, then
+/// the first order condition below its declared order (require_declared_order: a declared order
+/// ≥ 1, Σb = 1, the bicoloured trees). The last tableau that passed is remembered per thread, so
+/// that constructing many steppers on one tableau (an ensemble) checks its 24314 trees of order
+/// ≤ 8 once.
 template <int S>
 void require_prk_conditions(const partitioned_tableau<S>& t) {
+  thread_local partitioned_tableau<S> last_passed;
+  thread_local bool have_passed = false;
+  if (have_passed && last_passed.order == t.order && last_passed.aq == t.aq && last_passed.ap == t.ap && last_passed.b == t.b)
+    return;
   const prk_condition_report r = check_prk_conditions(t);
   const double tol = 64 * std::numeric_limits<double>::epsilon();
   auto reject = [](const char* what, double value) {
@@ -38,6 +47,9 @@ void require_prk_conditions(const partitioned_tableau<S>& t) {
   if (!(r.coupling_pivot_ratio > tol))
     reject("the coupling matrix (Σ_k â_ik a_kj), i = 2..s, j = 1..s−1, must be invertible; its pivot ratio is",
            r.coupling_pivot_ratio);
+  require_declared_order(t);
+  last_passed = t;
+  have_passed = true;
 }
 
 /// Final: the named method deriving from this class (rattle, lobatto_iiia_iiib, ...), or void.

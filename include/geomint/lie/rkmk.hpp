@@ -41,6 +41,7 @@
 #include "geomint/solvers/linear_solvers.hpp"
 #include "geomint/solvers/newton.hpp"
 #include "geomint/tableau/named_tableaux.hpp"
+#include "geomint/tableau/order_conditions.hpp"
 
 namespace geomint {
 
@@ -477,11 +478,13 @@ class rkmk_cache {
 /// Final: the named method deriving from this class (rkmk), or void.
 template <class Algebra, int S, class Coordinates = exp_coordinates, class Tag = void, class Final = void>
 class rkmk_method : public stepper_base<final_class<Final, rkmk_method<Algebra, S, Coordinates, Tag, Final>>,
-                                        vector<Algebra::dimension>, lie_options, solver_statistics> {
-  static_assert(Coordinates::template applies_to<Algebra>,
+                                        vector<detail::algebra_dimension<Algebra>>, lie_options, solver_statistics> {
+  // The algebra concept first (one static_assert naming what the algebra lacks, algebra_concept.hpp).
+  using algebra_concept_checked = detail::lie_algebra_checked<Algebra>;
+  static_assert(detail::coordinates_apply<Coordinates, Algebra>::value,
                 "geomint: Cayley coordinates need a quadratic group (Algebra::has_cayley)");
   using base = stepper_base<final_class<Final, rkmk_method<Algebra, S, Coordinates, Tag, Final>>,
-                            vector<Algebra::dimension>, lie_options, solver_statistics>;
+                            vector<detail::algebra_dimension<Algebra>>, lie_options, solver_statistics>;
 
  public:
   using algebra_type = Algebra;

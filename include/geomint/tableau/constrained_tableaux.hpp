@@ -7,6 +7,7 @@
 
 #include "geomint/solvers/linear_solvers.hpp"
 #include "geomint/tableau/collocation.hpp"
+#include "geomint/tableau/order_conditions.hpp"
 
 namespace geomint {
 
