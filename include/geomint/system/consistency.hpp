@@ -47,25 +47,59 @@ inline std::string describe_residuals(const constraint_residuals& r, double tol)
 }
 }  // namespace detail
 
+/// The check a constrained stepper makes on a fresh start, for a user's stepper too: the
+/// residuals of g(q) = 0 and of the hidden constraint G(q) ∂H/∂p = 0 at (q, p) and time t, and
+/// `require`, which throws step_error inconsistent_initial_state with both residuals in its
+/// message when either exceeds the tolerance. Its workspace is sized on first use: nothing is
+/// allocated after the first call with the same sizes.
+template <class System>
+class consistency_check {
+  using traits = system_traits<System>;
+
+ public:
+  template <class Q, class P>
+  constraint_residuals residuals(const System& sys, const Q& q, const P& p, double t = 0) {
+    const int n = sys.position_count(), m = sys.constraint_count();
+    constraint_residuals res;
+    if (m == 0) return res;
+    if (v_.size() != n || g_.size() != m) resize(n, m);
+    q_ = q;
+    p_ = p;
+    const system_at<System> at(sys, t);
+    at.constraint(q_, g_);
+    at.constraint_jacobian(q_, jac_);
+    at.dh_dp(q_, p_, v_);
+    gv_.noalias() = jac_ * v_;
+    res.position = detail::scaled_constraint_residual(jac_, g_, q_.norm());
+    res.velocity = detail::scaled_constraint_residual(jac_, gv_, v_.norm());
+    return res;
+  }
+
+  /// Throws step_error(inconsistent_initial_state) at (t, h) unless both residuals are ≤ tolerance.
+  template <class Q, class P>
+  void require(const System& sys, const Q& q, const P& p, double t, double h, double tolerance) {
+    const constraint_residuals res = residuals(sys, q, p, t);
+    if (!(res.position <= tolerance && res.velocity <= tolerance))
+      throw step_error(failure_reason::inconsistent_initial_state, t, h, 0, std::fmax(res.position, res.velocity),
+                       detail::describe_residuals(res, tolerance));
+  }
+
+ private:
+  void resize(int n, int m) {
+    q_.resize(n), p_.resize(n), v_.resize(n);
+    g_.resize(m), gv_.resize(m);
+    jac_.resize(m, n);
+  }
+  vector<traits::n> q_, p_, v_;
+  vector<traits::m> g_, gv_;
+  typename traits::jacobian_type jac_;
+};
+
 /// Residuals of g(q) = 0 and of the hidden constraint at (q, p) (at time t, for a system whose
-/// functions take the time). Allocates; for diagnostics.
+/// functions take the time). Allocates (a consistency_check of its own); for diagnostics.
 template <class System, class Q, class P>
 constraint_residuals constraint_residuals_of(const System& sys, const Q& q, const P& p, double t = 0) {
-  using traits = system_traits<System>;
-  const int n = sys.position_count(), m = sys.constraint_count();
-  constraint_residuals res;
-  if (m == 0) return res;
-  vector<traits::n> qv = q, pv = p, v(n);
-  vector<traits::m> g(m), gv(m);
-  typename traits::jacobian_type jac(m, n);
-  const system_at<System> at(sys, t);
-  at.constraint(qv, g);
-  at.constraint_jacobian(qv, jac);
-  at.dh_dp(qv, pv, v);
-  gv = jac * v;
-  res.position = detail::scaled_constraint_residual(jac, g, qv.norm());
-  res.velocity = detail::scaled_constraint_residual(jac, gv, v.norm());
-  return res;
+  return consistency_check<System>().residuals(sys, q, p, t);
 }
 
 }  // namespace geomint
