@@ -130,6 +130,8 @@ int main(void) {
   failed |= check(GeomintSetMass(mem, mass), "GeomintSetMass", mem);
   failed |= check(GeomintSetConstraints(mem, constraint, constraint_jacobian, G), "GeomintSetConstraints", mem);
   failed |= check(GeomintSetFixedStep(mem, h), "GeomintSetFixedStep", mem);
+  /* 2000 steps in one call: above IDA's default limit of 500 per call (IDASetMaxNumSteps). */
+  failed |= check(GeomintSetMaxNumSteps(mem, 5000), "GeomintSetMaxNumSteps", mem);
   /* The stage Newton systems (G M⁻¹ Gᵀ for this separable H) by SUNDIALS' dense solver. */
   failed |= check(GeomintGetLinearSystemSize(mem, &size), "GeomintGetLinearSystemSize", mem);
   g_template = N_VNew_Serial(size, ctx);

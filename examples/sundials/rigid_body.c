@@ -62,6 +62,8 @@ static int run(SUNContext ctx, int method, RigidBody* body, int energy_conservin
   int failures = check(GeomintLieInit(mem, gradient, hamiltonian, 0.0, y), "GeomintLieInit", mem);
   failures += check(GeomintLieSetUserData(mem, body), "GeomintLieSetUserData", mem);
   failures += check(GeomintLieSetFixedStep(mem, h), "GeomintLieSetFixedStep", mem);
+  /* 10^4 steps in one call: above IDA's default limit of 500 per call (IDASetMaxNumSteps). */
+  failures += check(GeomintLieSetMaxNumSteps(mem, 20000), "GeomintLieSetMaxNumSteps", mem);
   sunrealtype casimir0 = 0, energy0 = 0, casimir = 0, energy = 0, tret = 0;
   failures += check(GeomintLieGetCasimirs(mem, &casimir0), "GeomintLieGetCasimirs", mem);
   failures += check(GeomintLieGetEnergy(mem, &energy0), "GeomintLieGetEnergy", mem);

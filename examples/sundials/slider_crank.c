@@ -115,6 +115,8 @@ int main(int argc, char** argv) {
   failed |= check(GeomintSetConstraints(mem, constraint, constraint_jacobian, G), "GeomintSetConstraints", mem);
   if (s.c > 0) failed |= check(GeomintSetForce(mem, damper, GEOMINT_FORCE_GENERAL), "GeomintSetForce", mem);
   failed |= check(GeomintSetFixedStep(mem, h), "GeomintSetFixedStep", mem);
+  /* Outputs every 0.25: 250 steps of the default h per call, more for a smaller h; no limit. */
+  failed |= check(GeomintSetMaxNumSteps(mem, -1), "GeomintSetMaxNumSteps", mem);
   /* The stage Newton systems' order: G M^-1 G^T (2 x 2) on the separable fast path (no damper),
    * the stage Jacobian (3 n + 2 (n + m) = 19) on the general path the damper selects. */
   failed |= check(GeomintGetLinearSystemSize(mem, &order), "GeomintGetLinearSystemSize", mem);

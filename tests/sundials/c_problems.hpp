@@ -87,6 +87,15 @@ class sun {
 
 /// Failure injection shared by all callbacks: from call number `fail_at` of `which` on, the
 /// callback returns `code` (or writes NaN when nan is set).
+// The free rigid body on so(3)* (rigid_body_gradient above) in a Lie–Poisson memory block.
+inline VectorXd rb_initial() { return geomint::vector<3>(std::cos(1.1), 0.0, std::sin(1.1)); }
+inline void* make_rigid_body(sun& s, int method, double h) {
+  void* mem = GeomintLieCreate(s.ctx(), method, GEOMINT_ALGEBRA_SO3);
+  if (!mem || GeomintLieInit(mem, rigid_body_gradient, nullptr, 0.0, s.vector(rb_initial())) || GeomintLieSetFixedStep(mem, h))
+    throw std::runtime_error("make_rigid_body failed");
+  return mem;
+}
+
 struct fault {
   const char* which = "";
   long calls = 0, fail_at = -1;

@@ -164,8 +164,7 @@ BOOST_AUTO_TEST_CASE(messages_are_ascii) {
     VectorXd q0 = d.problem.initial_state().first;
     q0(2) += 1e-3;
     N_Vector q = s.vector(q0), p = s.vector(d.problem.initial_state().second);
-    BOOST_TEST(GeomintReInit(mem, 0.0, q, p) == GEOMINT_INCONSISTENT_STATE);
-    messages.push_back(last_error(mem));
+    BOOST_TEST(GeomintReInit(mem, 0.0, q, p) == GEOMINT_SUCCESS);  // taken as it is, as IDAReInit
     sunrealtype t = 0;
     BOOST_TEST(GeomintEvolve(mem, 0.1, q, p, &t, GEOMINT_NORMAL) == GEOMINT_INCONSISTENT_STATE);
     messages.push_back(last_error(mem));

@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <set>
 #include <string>
 
 #include "c_problems.hpp"
@@ -216,16 +217,17 @@ BOOST_AUTO_TEST_CASE(init_required) {
   GeomintLieFree(&lie);
 }
 
-// A state off the manifold is reported by GeomintReInit at once (and taken: GeomintCalcIC could
-// project it), then refused by the first step; the state is returned unchanged.
+// A state off the manifold is taken by GeomintReInit as it is (GEOMINT_SUCCESS, as IDAReInit:
+// GeomintCalcIC could project it), then refused by the first step, the message naming
+// GeomintCalcIC; the state is returned unchanged.
 BOOST_AUTO_TEST_CASE(inconsistent_initial_state) {
   fixture f;
   VectorXd q0 = f.d.problem.initial_state().first, p0 = f.d.problem.initial_state().second;
   q0(0) += 1e-4;
-  BOOST_TEST(GeomintReInit(f.mem, 0.0, f.s.vector(q0), f.s.vector(p0)) == GEOMINT_INCONSISTENT_STATE);
-  BOOST_TEST(f.message().find("GeomintCalcIC") != std::string::npos, f.message());
+  BOOST_TEST(GeomintReInit(f.mem, 0.0, f.s.vector(q0), f.s.vector(p0)) == GEOMINT_SUCCESS);
   sunrealtype t = -1;
   BOOST_TEST(GeomintEvolve(f.mem, 1.0, f.q, f.p, &t, GEOMINT_NORMAL) == GEOMINT_INCONSISTENT_STATE);
+  BOOST_TEST(f.message().find("GeomintCalcIC") != std::string::npos, f.message());
   BOOST_TEST(t == 0.0);
   BOOST_TEST((map(f.q).array() == q0.array()).all());
   BOOST_TEST((map(f.p).array() == p0.array()).all());
@@ -268,7 +270,8 @@ BOOST_AUTO_TEST_CASE(newton_failure) {
   BOOST_TEST(GeomintSetMaxStageIters(f.mem, 1) == GEOMINT_SUCCESS);
   sunrealtype t = -1;
   BOOST_TEST(GeomintEvolve(f.mem, 1.0, f.q, f.p, &t, GEOMINT_NORMAL) == GEOMINT_NEWTON_FAIL);
-  BOOST_TEST(GEOMINT_NEWTON_FAIL > 0);  // recoverable by the SUNDIALS convention
+  BOOST_TEST(GEOMINT_NEWTON_FAIL < 0);  // a failure, as every failure in ida.h
+  BOOST_TEST(GeomintIsRecoverableFlag(GEOMINT_NEWTON_FAIL) == 1);  // a smaller step may succeed
   BOOST_TEST(t == 0.0);
   BOOST_TEST((map(f.q).array() == f.d.problem.initial_state().first.array()).all());
   BOOST_TEST((map(f.p).array() == f.d.problem.initial_state().second.array()).all());
@@ -385,11 +388,26 @@ BOOST_AUTO_TEST_CASE(flag_names) {
       {GEOMINT_CALLBACK_FAIL, "GEOMINT_CALLBACK_FAIL"}, {GEOMINT_SINGULAR_JACOBIAN, "GEOMINT_SINGULAR_JACOBIAN"},
       {GEOMINT_LSETUP_FAIL, "GEOMINT_LSETUP_FAIL"}, {GEOMINT_LSOLVE_FAIL, "GEOMINT_LSOLVE_FAIL"},
       {GEOMINT_IDA_FAIL, "GEOMINT_IDA_FAIL"}, {GEOMINT_BAD_T, "GEOMINT_BAD_T"}, {GEOMINT_BAD_K, "GEOMINT_BAD_K"},
-      {GEOMINT_ROOT_RETURN, "GEOMINT_ROOT_RETURN"}, {GEOMINT_UNRECOGNIZED_ERROR, "GEOMINT_UNRECOGNIZED_ERROR"}};
-  for (const auto& [flag, name] : names) BOOST_TEST(std::string(GeomintGetReturnFlagName(flag)) == name);
+      {GEOMINT_ROOT_RETURN, "GEOMINT_ROOT_RETURN"}, {GEOMINT_TSTOP_RETURN, "GEOMINT_TSTOP_RETURN"},
+      {GEOMINT_TOO_MUCH_WORK, "GEOMINT_TOO_MUCH_WORK"}, {GEOMINT_UNRECOGNIZED_ERROR, "GEOMINT_UNRECOGNIZED_ERROR"}};
+  std::set<int> values;
+  for (const auto& [flag, name] : names) {
+    BOOST_TEST(std::string(GeomintGetReturnFlagName(flag)) == name);
+    values.insert(flag);
+  }
+  BOOST_TEST(values.size() == std::size(names));  // no two flags share a value
   BOOST_TEST(std::string(GeomintGetReturnFlagName(12345)) == "GEOMINT_UNKNOWN_FLAG");
-  // SUNDIALS' convention: recoverable flags are positive, fatal ones negative.
-  for (int flag : {GEOMINT_NEWTON_FAIL, GEOMINT_NONFINITE, GEOMINT_CALLBACK_RECOVERABLE}) BOOST_TEST(flag > 0);
+  // ida.h's convention: every failure is negative, the normal returns that are not plain success
+  // positive with IDA's values (IDA_TSTOP_RETURN 1, IDA_ROOT_RETURN 2); the recoverable failures
+  // are told apart by GeomintIsRecoverableFlag.
+  for (const auto& [flag, name] : names)
+    if (flag != GEOMINT_SUCCESS && flag != GEOMINT_ROOT_RETURN && flag != GEOMINT_TSTOP_RETURN) BOOST_TEST(flag < 0, name);
+  BOOST_TEST(GEOMINT_TSTOP_RETURN == IDA_TSTOP_RETURN);
+  BOOST_TEST(GEOMINT_ROOT_RETURN == IDA_ROOT_RETURN);
+  for (int flag : {GEOMINT_NEWTON_FAIL, GEOMINT_NONFINITE, GEOMINT_CALLBACK_RECOVERABLE})
+    BOOST_TEST(GeomintIsRecoverableFlag(flag) == 1);
+  for (int flag : {GEOMINT_SUCCESS, GEOMINT_ROOT_RETURN, GEOMINT_CALLBACK_FAIL, GEOMINT_TOO_MUCH_WORK, GEOMINT_ILL_INPUT})
+    BOOST_TEST(GeomintIsRecoverableFlag(flag) == 0);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

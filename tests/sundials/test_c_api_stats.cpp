@@ -267,10 +267,11 @@ BOOST_AUTO_TEST_CASE(print_all_stats) {
   BOOST_TEST(value["H_pp evals"] == std::to_string(pp));
   BOOST_TEST(value["Constraint Hessian evals"] == std::to_string(ch));
   BOOST_TEST(value["H evals"] == std::to_string(energy));
-  BOOST_TEST(value["Current time"] == "0.255");
+  // tout = 0.255 is off the grid: the integrator stepped to 0.26 (IDA's NORMAL mode), and its
+  // last step is h.
+  BOOST_TEST(value["Current time"] == "0.26");
   BOOST_TEST(value["Fixed step size"] == "0.01");
-  // The shortened last step, 0.255 − 25 h (printed with 16 digits: equal to 1e-15 relative).
-  BOOST_TEST(std::fabs(std::stod(value["Last step size"]) - (0.255 - 25 * 0.01)) <= 1e-15 * 0.005);
+  BOOST_TEST(value["Last step size"] == "0.01");
   BOOST_TEST(n[0] == 26);
   BOOST_TEST(GeomintPrintAllStats(mem, nullptr, SUN_OUTPUTFORMAT_TABLE) == GEOMINT_ILL_INPUT);
   BOOST_TEST(GeomintPrintAllStats(mem, stdout, 7) == GEOMINT_ILL_INPUT);

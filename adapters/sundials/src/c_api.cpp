@@ -106,19 +106,6 @@ long memory::stage_system_size() {
   return geomint::stage_system_size(s.stages(), problem.n, problem.m, problem.fast_path());
 }
 
-int memory::check_consistency() {
-  if (problem.m == 0 || (!problem.separable() && !problem.callbacks.dh_dp)) return GEOMINT_SUCCESS;
-  const constraint_residuals r = ensure_model().residuals(t, N_VGetArrayPointer(q.get()), N_VGetArrayPointer(p.get()));
-  const double tol = options.consistency_tolerance;
-  if (r.position <= tol && r.velocity <= tol) return GEOMINT_SUCCESS;
-  char why[256];
-  std::snprintf(why, sizeof why,
-                "geomint: the state is off the constraint manifold: scaled position residual %.3e, velocity "
-                "residual %.3e (tolerance %.1e); project it with GeomintCalcIC",
-                r.position, r.velocity, tol);
-  return fail(GEOMINT_INCONSISTENT_STATE, why);
-}
-
 namespace {
 
 int ill_input(memory& m, const std::string& why) { return m.ill_input(why); }
@@ -130,6 +117,7 @@ void set_state(memory& m, double t0, N_Vector q0, N_Vector p0) {
   m.q0 = data(q0);
   m.p0 = data(p0);
   m.t = m.t0 = t0;
+  m.clock.restart(t0);
   m.forget_steps();
 }
 
@@ -194,7 +182,7 @@ int GeomintInit(void* mem, const GeomintCallbacks* callbacks, sunrealtype t0, N_
     if (!m.q || !m.p) return m.fail(GEOMINT_MEM_FAIL, "geomint: out of memory");
     set_state(m, t0, q0, p0);
     m.initialized = true;
-    return m.succeed();  // no constraints yet: GeomintSetConstraints checks the state
+    return m.succeed();
   }, false);
 }
 
@@ -203,7 +191,7 @@ int GeomintReInit(void* mem, sunrealtype t0, N_Vector q0, N_Vector p0) {
     if (const std::string why = state_problem(t0, q0, p0, m.problem.n); !why.empty()) return ill_input(m, why);
     set_state(m, t0, q0, p0);
     if (m.stepper) m.stepper->reset();
-    return m.check_consistency();
+    return m.succeed();  // a state off the manifold is reported by GeomintEvolve (or projected by GeomintCalcIC)
   });
 }
 
@@ -281,7 +269,7 @@ int GeomintSetMass(void* mem, N_Vector mass) {
     if (!(masses.array() > 0).all() || !masses.allFinite()) return ill_input(m, "masses must be positive and finite");
     m.retire_model();
     m.problem.mass = masses;
-    return m.check_consistency();
+    return m.succeed();  // a state off the manifold is reported by GeomintEvolve (or projected by GeomintCalcIC)
   });
 }
 
@@ -314,7 +302,7 @@ int GeomintSetConstraints(void* mem, GeomintConstraintFn g, GeomintConstraintJac
     m.problem.constraint = g;
     m.problem.constraint_jacobian = jac;
     m.problem.jacobian_matrix = std::move(copy);
-    return m.check_consistency();
+    return m.succeed();  // a state off the manifold is reported by GeomintEvolve (or projected by GeomintCalcIC)
   });
 }
 
@@ -353,7 +341,33 @@ int GeomintSetConstraintHessianFn(void* mem, GeomintConstraintHessianFn fn) {
 int GeomintSetFixedStep(void* mem, sunrealtype h) {
   return guarded(mem, __func__, [&](memory& m) {
     if (h == 0 || !std::isfinite(h)) return ill_input(m, "the fixed step must be nonzero and finite");
+    if (h != m.h) m.clock.restart(m.t);  // a new grid from the current time
     m.h = h;
+    return m.succeed();
+  }, false);
+}
+
+int GeomintSetMaxNumSteps(void* mem, long int mxsteps) {
+  return guarded(mem, __func__, [&](memory& m) {
+    m.clock.max_steps = mxsteps == 0 ? default_max_steps : mxsteps;
+    return m.succeed();
+  }, false);
+}
+
+int GeomintSetStopTime(void* mem, sunrealtype tstop) {
+  return guarded(mem, __func__, [&](memory& m) {
+    if (!std::isfinite(tstop)) return ill_input(m, "the stop time must be finite");
+    if (m.initialized && (m.h > 0 ? tstop < m.t : m.h < 0 && tstop > m.t))
+      return ill_input(m, "the stop time is behind the current time in the direction of integration");
+    m.clock.tstop = tstop;
+    m.clock.tstop_set = true;
+    return m.succeed();
+  }, false);
+}
+
+int GeomintClearStopTime(void* mem) {
+  return guarded(mem, __func__, [&](memory& m) {
+    m.clock.tstop_set = false;
     return m.succeed();
   }, false);
 }
@@ -407,10 +421,10 @@ int GeomintEvolve(void* mem, sunrealtype tout, N_Vector q, N_Vector p, sunrealty
     if (itask != GEOMINT_NORMAL && itask != GEOMINT_ONE_STEP) return ill_input(m, "itask must be GEOMINT_NORMAL or GEOMINT_ONE_STEP");
     if (!std::isfinite(tout)) return ill_input(m, "tout must be finite");
     if (m.h == 0) return ill_input(m, "set the step size with GeomintSetFixedStep");
-    if ((tout - m.t) * m.h < 0) {
+    if (tout_too_far_back(m, tout)) {
       char why[200];
       std::snprintf(why, sizeof why,
-                    "tout = %.17g is behind the current time t = %.17g in the direction of integration (h = %g)",
+                    "tout = %.17g is behind the last step (t = %.17g) in the direction of integration (h = %g)",
                     tout, m.t, m.h);
       return ill_input(m, why);
     }
@@ -427,67 +441,41 @@ int GeomintEvolve(void* mem, sunrealtype tout, N_Vector q, N_Vector p, sunrealty
     options.linear_solver = stepper.uses_linear_solver() ? &m.linear_solver : nullptr;
     stepper.configure(options);
 
-    // Steps of h from t_start (times t_start + k h, so that round-off does not accumulate);
-    // the last one ends exactly at tout, shortened unless it is h up to round-off.
     // The step's start and the previous step's are swapped after each step: both pairs are
     // sized here (on the first call), so that no step allocates.
     for (Eigen::VectorXd* v : {&m.q_prev, &m.p_prev, &m.q_start, &m.p_start}) v->resize(n);
     double* qd = N_VGetArrayPointer(m.q.get());
     double* pd = N_VGetArrayPointer(m.p.get());
-    const double t_start = m.t;
-    const double roundoff = 1e-10 * std::fabs(m.h);
-    // On a failure (a step, or the root search after one) q, p and tret get the state reached:
-    // the steps taken before it stand.
-    auto report = [&] {
-      data(q) = data(m.q);
-      data(p) = data(m.p);
-      *tret = m.t;
-    };
-    auto roots = [&] {
-      try {
-        return locate_roots(m, q, p, tret);
-      } catch (...) {
-        report();
-        throw;
+    struct {
+      memory& m;
+      c_stepper& stepper;
+      N_Vector q, p;
+      sunrealtype* tret;
+      double *qd, *pd;
+      void step(double t, double dt) {
+        m.q_start = data(m.q);  // the step's start, for the continuous extension
+        m.p_start = data(m.p);
+        stepper.step(t, dt, qd, pd);
       }
-    };
-    // Roots left in the last step after a GEOMINT_ROOT_RETURN come first.
-    if (m.root_fn && !m.roots.started()) {
-      start_roots(m);
-    } else if (m.root_fn && m.have_step) {
-      const int found = roots();
-      if (found != GEOMINT_SUCCESS) return found;
-    }
-    for (long k = 1; m.t != tout; ++k) {
-      const double t_next = t_start + k * m.h;
-      const bool last = std::fabs(t_next - t_start) >= std::fabs(tout - t_start) - roundoff;
-      const double dt = last && std::fabs(t_next - tout) > roundoff ? tout - m.t : m.h;
-      m.q_start = data(m.q);  // the step's start, for the continuous extension
-      m.p_start = data(m.p);
-      const double t_before = m.t;
-      try {
-        stepper.step(m.t, dt, qd, pd);
-      } catch (...) {
-        // The state is untouched: report it, then let guarded() map the exception.
-        count_failure(m, std::current_exception());
-        report();
-        throw;
+      void failed(const std::exception_ptr& e) { count_failure(m, e); }
+      void committed() {
+        m.q_prev.swap(m.q_start);
+        m.p_prev.swap(m.p_start);
       }
-      m.t = last ? tout : t_next;
-      m.h_last = dt;
-      m.q_prev.swap(m.q_start);
-      m.p_prev.swap(m.p_start);
-      m.t_prev = t_before;
-      m.have_step = true;
-      m.extension_current = false;
-      if (m.root_fn) {
-        const int found = roots();
-        if (found != GEOMINT_SUCCESS) return found;
+      void report_grid() { report_grid(m.t); }
+      void report_grid(double t) {
+        data(q) = data(m.q);
+        data(p) = data(m.p);
+        *tret = t;
       }
-      if (itask == GEOMINT_ONE_STEP) break;
-    }
-    report();
-    return m.succeed();
+      void report_at(double t) {
+        m.extension().evaluate(t, 0, N_VGetArrayPointer(q), N_VGetArrayPointer(p));
+        *tret = t;
+      }
+      void start_roots() { geomint::sundials::detail::start_roots(m); }
+      int locate(double t_end) { return locate_roots(m, q, p, tret, t_end); }
+    } ops{m, stepper, q, p, tret, qd, pd};
+    return evolve_on_grid(m, tout, itask, ops);
   });
 }
 

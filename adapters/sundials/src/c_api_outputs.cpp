@@ -160,6 +160,12 @@ int GeomintGetNumForceEvals(void* mem, long int* nevals) {
   }, false);
 }
 
+int GeomintGetNumGEvals(void* mem, long int* ngevals) {
+  return guarded(mem, __func__, [&](memory& m) {
+    return get_counts(m, {ngevals}, {m.clock.root_evaluations}, "ngevals");
+  }, false);
+}
+
 int GeomintPrintAllStats(void* mem, FILE* outfile, int fmt) {
   return guarded(mem, __func__, [&](memory& m) {
     if (!outfile) return ill_input(m, "outfile must not be NULL");
@@ -190,6 +196,7 @@ int GeomintPrintAllStats(void* mem, FILE* outfile, int fmt) {
     out.entry("H_pp evals", c.h_pp);
     out.entry("Constraint Hessian evals", c.constraint_hessian);
     out.entry("Force evals", c.force);
+    out.entry("Root fn evals", m.clock.root_evaluations);
     return m.succeed();
   }, false);
 }
@@ -203,6 +210,10 @@ int GeomintGetLastErrorMessage(void* mem, const char** message) {
 const char* GeomintGetMethodName(int method) {
   const method_info* info = find_method(method);
   return info ? info->name : nullptr;
+}
+
+int GeomintIsRecoverableFlag(int flag) {
+  return flag == GEOMINT_NEWTON_FAIL || flag == GEOMINT_NONFINITE || flag == GEOMINT_CALLBACK_RECOVERABLE;
 }
 
 const char* GeomintGetReturnFlagName(int flag) {
@@ -225,6 +236,8 @@ const char* GeomintGetReturnFlagName(int flag) {
     case GEOMINT_BAD_T: return "GEOMINT_BAD_T";
     case GEOMINT_BAD_K: return "GEOMINT_BAD_K";
     case GEOMINT_ROOT_RETURN: return "GEOMINT_ROOT_RETURN";
+    case GEOMINT_TSTOP_RETURN: return "GEOMINT_TSTOP_RETURN";
+    case GEOMINT_TOO_MUCH_WORK: return "GEOMINT_TOO_MUCH_WORK";
     case GEOMINT_UNRECOGNIZED_ERROR: return "GEOMINT_UNRECOGNIZED_ERROR";
     default: return "GEOMINT_UNKNOWN_FLAG";
   }

@@ -33,6 +33,7 @@ void evaluate_roots(memory& m, double t, std::vector<double>& out) {
   } else {
     m.extension().evaluate(t, 0, m.q_root.data(), m.p_root.data());
   }
+  ++m.clock.root_evaluations;
   const int code = m.root_fn(t, m.q_root_view.get(), m.p_root_view.get(), out.data(), m.problem.user_data);
   if (code != 0) throw callback_error(code, "root");
 }
@@ -51,9 +52,9 @@ void start_roots(memory& m) {
   m.roots.begin(m.t, [&](double t, std::vector<double>& out) { evaluate_roots(m, t, out); });
 }
 
-int locate_roots(memory& m, N_Vector q, N_Vector p, sunrealtype* tret) {
+int locate_roots(memory& m, N_Vector q, N_Vector p, sunrealtype* tret, double t_end) {
   if (!m.roots.started()) start_roots(m);
-  const double root = m.roots.next(m.t_prev, m.t, [&](double t, std::vector<double>& out) { evaluate_roots(m, t, out); });
+  const double root = m.roots.next(m.t_prev, t_end, [&](double t, std::vector<double>& out) { evaluate_roots(m, t, out); });
   if (std::isnan(root)) return GEOMINT_SUCCESS;
   data(q) = m.q_root;  // the state at the root (evaluated last)
   data(p) = m.p_root;

@@ -46,7 +46,9 @@ struct memory_kind {
     const std::string fn = function;
     if (k != 0 && k != 1) return fail(GEOMINT_BAD_K, "geomint: " + fn + ": k = " + std::to_string(k) + " (0 or 1)");
     if (!have_step) return ill_input(fn + " needs a step taken first");
-    const double slack = 1e-12 * std::fabs(t_now - t_prev);
+    // IDA's fuzz: 100 uround (|t_n| + |h_last|), so that an output time that rounds to the step's
+    // end (1000 after 10⁴ steps of 0.1, nextafter(t_n)) is inside it.
+    const double slack = 100 * 2.220446049250313e-16 * (std::fabs(t_now) + std::fabs(t_now - t_prev));
     if (t >= std::fmin(t_prev, t_now) - slack && t <= std::fmax(t_prev, t_now) + slack) return GEOMINT_SUCCESS;
     char why[200];
     std::snprintf(why, sizeof why, "geomint: %s: t = %.17g is outside the last step [%.17g, %.17g]", function, t, t_prev,

@@ -7,6 +7,7 @@
 #include <new>
 #include <string>
 
+#include "c_evolve.hpp"
 #include "c_flags.hpp"
 #include "c_lie_model.hpp"
 #include "c_root_search.hpp"
@@ -42,6 +43,7 @@ struct lie_memory : memory_kind {
   bool have_step = false, extension_current = false;
   GeomintLieRootFn root_fn = nullptr;
   root_search roots;
+  evolve_clock clock;  ///< the time grid, step limit, stop time (c_evolve.hpp)
   vector_handle y_root_view;
 
   void forget_steps() {
@@ -59,6 +61,7 @@ struct lie_memory : memory_kind {
   void evaluate_roots(double at, std::vector<double>& out) {
     if (at == t) y_root = y;
     else extension().interpolate(at, 0, y_root.data());
+    ++clock.root_evaluations;
     const int code = root_fn(at, y_root_view.get(), out.data(), problem.user_data);
     if (code != 0) throw callback_error(code, "root");
   }
@@ -71,9 +74,9 @@ struct lie_memory : memory_kind {
     roots.begin(t, [&](double at, std::vector<double>& out) { evaluate_roots(at, out); });
   }
   /// GEOMINT_ROOT_RETURN with y and *tret at the earliest root left in the last step, or 0.
-  int locate_roots(N_Vector out, sunrealtype* tret) {
+  int locate_roots(N_Vector out, sunrealtype* tret, double t_end) {
     if (!roots.started()) start_roots();
-    const double root = roots.next(t_prev, t, [&](double at, std::vector<double>& g) { evaluate_roots(at, g); });
+    const double root = roots.next(t_prev, t_end, [&](double at, std::vector<double>& g) { evaluate_roots(at, g); });
     if (std::isnan(root)) return GEOMINT_SUCCESS;
     Eigen::Map<Eigen::VectorXd>(N_VGetArrayPointer(out), y.size()) = y_root;
     *tret = root;
@@ -110,6 +113,7 @@ int set_state(lie_memory& m, double t0, N_Vector y0) {
   if (!data(y0).allFinite()) return ill_input(m, "y0 must be finite");
   m.y = data(y0);
   m.t = t0;
+  m.clock.restart(t0);
   m.forget_steps();
   return GEOMINT_SUCCESS;
 }
@@ -202,7 +206,33 @@ int GeomintLieSetErrHandlerFn(void* mem, GeomintErrHandlerFn ehfun, void* eh_dat
 int GeomintLieSetFixedStep(void* mem, sunrealtype h) {
   return guarded(mem, __func__, [&](lie_memory& m) {
     if (h == 0 || !std::isfinite(h)) return ill_input(m, "the fixed step must be nonzero and finite");
+    if (h != m.h) m.clock.restart(m.t);  // a new grid from the current time
     m.h = h;
+    return m.succeed();
+  }, false);
+}
+
+int GeomintLieSetMaxNumSteps(void* mem, long int mxsteps) {
+  return guarded(mem, __func__, [&](lie_memory& m) {
+    m.clock.max_steps = mxsteps == 0 ? default_max_steps : mxsteps;
+    return m.succeed();
+  }, false);
+}
+
+int GeomintLieSetStopTime(void* mem, sunrealtype tstop) {
+  return guarded(mem, __func__, [&](lie_memory& m) {
+    if (!std::isfinite(tstop)) return ill_input(m, "the stop time must be finite");
+    if (m.initialized && (m.h > 0 ? tstop < m.t : m.h < 0 && tstop > m.t))
+      return ill_input(m, "the stop time is behind the current time in the direction of integration");
+    m.clock.tstop = tstop;
+    m.clock.tstop_set = true;
+    return m.succeed();
+  }, false);
+}
+
+int GeomintLieClearStopTime(void* mem) {
+  return guarded(mem, __func__, [&](lie_memory& m) {
+    m.clock.tstop_set = false;
     return m.succeed();
   }, false);
 }
@@ -231,63 +261,40 @@ int GeomintLieEvolve(void* mem, sunrealtype tout, N_Vector y, sunrealtype* tret,
     if (itask != GEOMINT_NORMAL && itask != GEOMINT_ONE_STEP) return ill_input(m, "itask must be GEOMINT_NORMAL or GEOMINT_ONE_STEP");
     if (!std::isfinite(tout)) return ill_input(m, "tout must be finite");
     if (m.h == 0) return ill_input(m, "set the step size with GeomintLieSetFixedStep");
-    if ((tout - m.t) * m.h < 0) {
+    if (tout_too_far_back(m, tout)) {
       char why[200];
       std::snprintf(why, sizeof why,
-                    "tout = %.17g is behind the current time t = %.17g in the direction of integration (h = %g)",
+                    "tout = %.17g is behind the last step (t = %.17g) in the direction of integration (h = %g)",
                     tout, m.t, m.h);
       return ill_input(m, why);
     }
     m.stepper->configure(m.settings);
-    // Steps as in GeomintEvolve: times t_start + k h, the last one landing exactly on tout.
-    const double t_start = m.t;
-    const double roundoff = 1e-10 * std::fabs(m.h);
-    // On a failure (a step, or the root search after one) y and tret get the state reached.
-    auto report = [&] {
-      data(y) = m.y;
-      *tret = m.t;
-    };
-    auto roots = [&] {
-      try {
-        return m.locate_roots(y, tret);
-      } catch (...) {
-        report();
-        throw;
-      }
-    };
-    if (m.root_fn && !m.roots.started()) {
-      m.start_roots();
-    } else if (m.root_fn && m.have_step) {  // roots left in the last step come first
-      if (const int found = roots()) return found;
-    }
     // y_start and y_prev are swapped after each step: both are sized here, so that no step allocates.
     m.y_start.resize(m.y.size());
     m.y_prev.resize(m.y.size());
-    for (long k = 1; m.t != tout; ++k) {
-      const double t_next = t_start + k * m.h;
-      const bool last = std::fabs(t_next - t_start) >= std::fabs(tout - t_start) - roundoff;
-      const double dt = last && std::fabs(t_next - tout) > roundoff ? tout - m.t : m.h;
-      m.y_start = m.y;
-      const double t_before = m.t;
-      try {
-        m.stepper->step(m.t, dt, m.y.data());
-      } catch (...) {
-        count_failure(m, std::current_exception());
-        report();  // the failing step left m.y as it was
-        throw;
+    struct {
+      lie_memory& m;
+      N_Vector y;
+      sunrealtype* tret;
+      void step(double t, double dt) {
+        m.y_start = m.y;
+        m.stepper->step(t, dt, m.y.data());
       }
-      m.t = last ? tout : t_next;
-      m.h_last = dt;
-      m.y_prev.swap(m.y_start);
-      m.t_prev = t_before;
-      m.have_step = true;
-      m.extension_current = false;
-      if (m.root_fn)
-        if (const int found = roots()) return found;
-      if (itask == GEOMINT_ONE_STEP) break;
-    }
-    report();
-    return m.succeed();
+      void failed(const std::exception_ptr& e) { count_failure(m, e); }
+      void committed() { m.y_prev.swap(m.y_start); }
+      void report_grid() { report_grid(m.t); }
+      void report_grid(double t) {
+        data(y) = m.y;
+        *tret = t;
+      }
+      void report_at(double t) {
+        m.extension().interpolate(t, 0, N_VGetArrayPointer(y));
+        *tret = t;
+      }
+      void start_roots() { m.start_roots(); }
+      int locate(double t_end) { return m.locate_roots(y, tret, t_end); }
+    } ops{m, y, tret};
+    return evolve_on_grid(m, tout, itask, ops);
   });
 }
 
@@ -374,6 +381,11 @@ int GeomintLieGetNumNewtonConvFails(void* mem, long int* nfails) {
   return guarded(mem, __func__, [&](lie_memory& m) { return get_count(m, nfails, m.newton_failures, "nfails"); });
 }
 
+int GeomintLieGetNumGEvals(void* mem, long int* ngevals) {
+  return guarded(mem, __func__, [&](lie_memory& m) { return get_count(m, ngevals, m.clock.root_evaluations, "ngevals"); },
+                 false);
+}
+
 int GeomintLieGetNumEvals(void* mem, long int* n_grad, long int* n_energy) {
   return guarded(mem, __func__, [&](lie_memory& m) {
     if (!n_grad || !n_energy) return ill_input(m, "n_grad and n_energy must not be NULL");
@@ -400,6 +412,7 @@ int GeomintLiePrintAllStats(void* mem, FILE* outfile, int fmt) {
     out.entry("Jac evals", s.newton.jacobian_updates);
     out.entry("grad H evals", m.problem.gradient_evals);
     out.entry("H evals", m.problem.energy_evals);
+    out.entry("Root fn evals", m.clock.root_evaluations);
     return m.succeed();
   });
 }

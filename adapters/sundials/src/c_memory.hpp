@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "c_evolve.hpp"
 #include "c_flags.hpp"
 #include "c_linear_solver.hpp"
 #include "c_model.hpp"
@@ -43,6 +44,7 @@ struct memory : memory_kind {
   std::unique_ptr<c_interpolant> interpolant;
   GeomintRootFn root_fn = nullptr;
   root_search roots;
+  evolve_clock clock;                      ///< the time grid, step limit, stop time (c_evolve.hpp)
   Eigen::VectorXd q_root, p_root;          ///< interpolated states for the root functions
   vector_handle q_root_view, p_root_view;  ///< N_Vector views of them
 
@@ -65,15 +67,11 @@ struct memory : memory_kind {
   c_stepper& ensure_stepper();
   /// Order of the stage Newton systems; std::invalid_argument for a method that takes no solver.
   long stage_system_size();
-  /// GEOMINT_INCONSISTENT_STATE (recorded) if the current state is off the manifold by more than
-  /// the consistency tolerance, else GEOMINT_SUCCESS. Nothing to check without constraints, or
-  /// before H is complete (a general H without dh_dp).
-  int check_consistency();
 };
 
-/// After a step: the earliest root left in it (GEOMINT_ROOT_RETURN, q, p and *tret set to it)
-/// or GEOMINT_SUCCESS. c_api_roots.cpp.
-int locate_roots(memory& m, N_Vector q, N_Vector p, sunrealtype* tret);
+/// After a step: the earliest root left in it up to t_end (GEOMINT_ROOT_RETURN, q, p and *tret
+/// set to it) or GEOMINT_SUCCESS. c_api_roots.cpp.
+int locate_roots(memory& m, N_Vector q, N_Vector p, sunrealtype* tret, double t_end);
 /// The root functions' values at the current time, where the search starts.
 void start_roots(memory& m);
 

@@ -38,6 +38,8 @@ class root_search {
     return true;
   }
   const std::vector<int>& found() const { return found_; }
+  /// Where the search stands: the last root returned, or the end of the last step searched.
+  double position() const { return t_low_; }
 
   /// The search starts at t with g(t) (evaluate(t, out) fills out; a g that is zero there is
   /// not reported: IDA does not report roots at the initial time either).

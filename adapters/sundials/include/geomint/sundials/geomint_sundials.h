@@ -17,7 +17,7 @@
  * its C++ steppers; results are bit for bit those of the C++ steppers on the same system.
  *
  * Callbacks return 0 on success, > 0 for a recoverable failure (the step fails with
- * GEOMINT_CALLBACK_RECOVERABLE; a smaller step may succeed) and < 0 for an unrecoverable one
+ * GEOMINT_CALLBACK_RECOVERABLE, negative as every failure; a smaller step may succeed) and < 0 for an unrecoverable one
  * (GEOMINT_CALLBACK_FAIL). Either way the state is left as it was before the failing step.
  * Callbacks must not modify their input vectors. Their time argument is the time of the stage
  * being evaluated, t_n + c_i h (c_i: the row sums of the method's position tableau; RATTLE:
@@ -26,7 +26,8 @@
  * t (only the force may). Methods 106, 300 and 301 pass the step's start time (they take no
  * force).
  *
- * Every function returns a flag: GEOMINT_SUCCESS (0), > 0 recoverable, < 0 fatal; names by
+ * Every function returns a flag: GEOMINT_SUCCESS (0), > 0 a normal return (a root, the stop
+ * time), < 0 a failure (recoverable ones: GeomintIsRecoverableFlag); names by
  * GeomintGetReturnFlagName. A failing call records its flag and an ASCII message in the memory
  * block (GeomintGetLastFlag, GeomintGetLastErrorMessage), where they stay until another call on
  * the block fails, and passes them to the error handler if one is set. Nothing aborts.
@@ -46,11 +47,18 @@ extern "C" {
 #endif
 
 /* ---- Return flags ------------------------------------------------------------------------ */
+/* As in ida.h: 0 success, > 0 a normal return that is not plain success, < 0 the call failed. */
 #define GEOMINT_SUCCESS 0
-/* > 0, recoverable: the step was not taken, the state is unchanged; a smaller step may succeed */
-#define GEOMINT_NEWTON_FAIL 1          /* stage iteration diverged or hit its iteration limit   */
-#define GEOMINT_NONFINITE 2            /* a NaN or Inf arose during the step                    */
-#define GEOMINT_CALLBACK_RECOVERABLE 3 /* a user callback returned > 0                          */
+/* Not failures (IDA's values): GeomintEvolve stopped at the stop time (GeomintSetStopTime), or
+ * at a root of the root functions (GeomintRootInit): *tret is the root, q, p the interpolated
+ * state there, GeomintGetRootInfo says which. */
+#define GEOMINT_TSTOP_RETURN 1
+#define GEOMINT_ROOT_RETURN 2
+/* < 0, recoverable (GeomintIsRecoverableFlag): the step was not taken, the state is unchanged;
+ * a smaller step may succeed */
+#define GEOMINT_NEWTON_FAIL -14          /* stage iteration diverged or hit its iteration limit */
+#define GEOMINT_NONFINITE -15            /* a NaN or Inf arose during the step                  */
+#define GEOMINT_CALLBACK_RECOVERABLE -16 /* a user callback returned > 0                        */
 /* < 0, fatal */
 #define GEOMINT_MEM_NULL -1            /* mem is NULL                                           */
 #define GEOMINT_ILL_INPUT -2           /* an argument is invalid (see the last error message)   */
@@ -65,14 +73,15 @@ extern "C" {
 #define GEOMINT_IDA_FAIL -11           /* the IDA reference failed (IDA's flag in the stats)    */
 #define GEOMINT_BAD_T -12             /* GeomintGetDky: t is outside the last step             */
 #define GEOMINT_BAD_K -13             /* GeomintGetDky: k is not 0 or 1                        */
+#define GEOMINT_TOO_MUCH_WORK -17      /* the step limit of one call (GeomintSetMaxNumSteps) was
+                                          reached before tout: q, p, *tret where it stopped     */
 #define GEOMINT_UNRECOGNIZED_ERROR -99
-/* Not a failure: GeomintEvolve stopped at a root of the root functions (GeomintRootInit);
- * *tret is the root, q, p the interpolated state there, GeomintGetRootInfo says which. */
-#define GEOMINT_ROOT_RETURN 10
+/* 1 for the recoverable failures above (a smaller step may succeed), else 0. */
+int GeomintIsRecoverableFlag(int flag);
 
 /* ---- Solve modes: the itask argument of GeomintEvolve and GeomintLieEvolve (IDA's itask) ---- */
-#define GEOMINT_NORMAL 1   /* steps of h up to tout, the last one shortened to land on tout     */
-#define GEOMINT_ONE_STEP 2 /* one step of h toward tout (shortened if it would pass tout)       */
+#define GEOMINT_NORMAL 1   /* grid steps up to or past tout; the state at tout interpolated    */
+#define GEOMINT_ONE_STEP 2 /* one grid step (tout gives the direction only)                   */
 
 /* ---- GeomintCalcIC: what to project -------------------------------------------------------- */
 #define GEOMINT_CALCIC_Q_P 1 /* q onto g(q) = 0 (Gauss-Newton), then p onto G(q) dH/dp = 0       */
@@ -155,14 +164,14 @@ typedef void (*GeomintErrHandlerFn)(int error_code, const char* module, const ch
  * until GeomintSetMethod sets an accepted id. */
 void* GeomintCreate(SUNContext sunctx, int method);
 /* q0, p0: serial N_Vectors of equal length n > 0, finite (copied). Discards any earlier problem
- * and resets the statistics. The consistency of (q0, p0) with the constraints is checked as soon
- * as they are attached (GeomintSetConstraints, or GeomintSetMass when the constraints came
- * first): those calls then return GEOMINT_INCONSISTENT_STATE, with the setting taken, so that
- * GeomintCalcIC can project the state. Set the user data before: the check calls the callbacks. */
+ * and resets the statistics. As in IDA, the consistency of (q0, p0) with the constraints is not
+ * a setter's business: GeomintInit, GeomintReInit, GeomintSetConstraints and GeomintSetMass take
+ * the state as it is and return GEOMINT_SUCCESS; GeomintEvolve refuses a state off the manifold
+ * with GEOMINT_INCONSISTENT_STATE and its residuals, GeomintCalcIC projects it, and
+ * GeomintGetConstraintResidual measures it. */
 int GeomintInit(void* mem, const GeomintCallbacks* callbacks, sunrealtype t0, N_Vector q0, N_Vector p0);
-/* Restarts from (t0, q0, p0) keeping the problem, settings and statistics, and checks the state
- * at once: GEOMINT_INCONSISTENT_STATE if it is off the manifold (the state is taken all the
- * same; GeomintCalcIC projects it, GeomintEvolve refuses it). */
+/* Restarts from (t0, q0, p0) keeping the problem, settings and statistics (a new time grid from
+ * t0); the state's consistency is checked by GeomintEvolve, as after GeomintInit. */
 int GeomintReInit(void* mem, sunrealtype t0, N_Vector q0, N_Vector p0);
 /* Projects the current state onto the manifold (as IDACalcIC computes consistent initial
  * values): which = GEOMINT_CALCIC_Q_P or GEOMINT_CALCIC_P. The projected state becomes the
@@ -201,6 +210,14 @@ int GeomintSetFixedStep(void* mem, sunrealtype h);
 int GeomintSetStageTolerance(void* mem, sunrealtype tol);    /* default 10 eps (near round-off) */
 int GeomintSetMaxStageIters(void* mem, int maxiters);        /* default 50                      */
 int GeomintSetConsistencyTolerance(void* mem, sunrealtype tol); /* default 1e-10 (scaled)       */
+/* IDASetMaxNumSteps: steps per GeomintEvolve call before GEOMINT_TOO_MUCH_WORK; 0 restores the
+ * default 500, a negative value removes the limit. Also before Init. */
+int GeomintSetMaxNumSteps(void* mem, long int mxsteps);
+/* IDASetStopTime: GeomintEvolve does not step past tstop (the step that would is shortened to
+ * land on it) and returns GEOMINT_TSTOP_RETURN there; the stop time is then cleared.
+ * GeomintClearStopTime clears it before. Also before Init. */
+int GeomintSetStopTime(void* mem, sunrealtype tstop);
+int GeomintClearStopTime(void* mem);
 /* A direct SUNLinearSolver (dense, band or KLU) with its SUNMatrix for the stage Newton
  * systems of the constrained PRK methods (ids 100-105), of order GeomintGetLinearSystemSize:
  * G M^-1 G^T (m x m) for a separable H without a velocity-dependent force (GEOMINT_FORCE_GENERAL),
@@ -211,13 +228,21 @@ int GeomintSetConsistencyTolerance(void* mem, sunrealtype tol); /* default 1e-10
 int GeomintSetLinearSolver(void* mem, SUNLinearSolver LS, SUNMatrix A);
 
 /* ---- Integration ------------------------------------------------------------------------------ */
-/* Fixed steps h from the current time toward tout, times t_start + k h of the call's start:
- * GEOMINT_NORMAL to tout (the last step shortened to land on it), GEOMINT_ONE_STEP one step (the
- * step lands on tout if tout is within h). tout behind the current time in the direction of h
- * is GEOMINT_ILL_INPUT (as IDASolve); tout equal to it takes no step. On success q, p (serial,
- * length n) hold the state at *tret. On failure the flag says why, *tret is the time of the
- * last successful step and q, p hold the state there: the failing step changed nothing (a root
- * function that fails after a step leaves that step taken, and q, p, *tret at its end). */
+/* Fixed steps h on the grid t_grid + k h, t_grid the time of GeomintInit / GeomintReInit or of
+ * the last GeomintSetFixedStep that changed h (times computed, never accumulated), as IDASolve:
+ * GEOMINT_NORMAL steps until a grid point reaches or passes tout and returns *tret = tout with
+ * (q, p) there, from the last step's continuous extension when tout is off the grid (the
+ * integrator's own state stays on its grid point, GeomintGetCurrentTime / State; a tout inside
+ * the last step takes no step). GEOMINT_ONE_STEP takes one grid step (after a root return inside
+ * a step, the call returns that step's end first). A stop time (GeomintSetStopTime) within a
+ * step shortens that step to land on it: GEOMINT_TSTOP_RETURN there, and the stop time is
+ * cleared; the next step returns to the grid. At most GeomintSetMaxNumSteps steps per call
+ * (default 500): GEOMINT_TOO_MUCH_WORK at the point reached. tout behind the last step in the
+ * direction of h is GEOMINT_ILL_INPUT (as IDASolve). An inconsistent state is refused here
+ * (GEOMINT_INCONSISTENT_STATE) unless projected first with GeomintCalcIC. On failure the flag
+ * says why, *tret is the time of the last successful step and q, p hold the state there: the
+ * failing step changed nothing (a root function that fails after a step leaves that step taken,
+ * and q, p, *tret at its end). */
 int GeomintEvolve(void* mem, sunrealtype tout, N_Vector q, N_Vector p, sunrealtype* tret, int itask);
 
 /* ---- Dense output and roots (IDAGetDky, IDARootInit) ------------------------------------------- */
@@ -281,6 +306,7 @@ int GeomintGetNumConstraintEvals(void* mem, long int* n_g, long int* n_jac);
 int GeomintGetNumHessianEvals(void* mem, long int* n_qq, long int* n_qp, long int* n_pp,
                               long int* n_constraint);
 int GeomintGetNumForceEvals(void* mem, long int* nevals);  /* 0 without GeomintSetForce       */
+int GeomintGetNumGEvals(void* mem, long int* ngevals);     /* root function calls (IDAGetNumGEvals) */
 /* All of the above (and the time and step sizes) as IDAPrintAllStats prints IDA's: fmt =
  * SUN_OUTPUTFORMAT_TABLE (one "name = value" line each) or SUN_OUTPUTFORMAT_CSV (one line); an
  * int, so that any other value is a checked GEOMINT_ILL_INPUT (in C++ an out-of-range enum is
@@ -382,9 +408,13 @@ int GeomintLieSetFixedStep(void* mem, sunrealtype h);  /* required, h != 0; its 
 /* Newton tolerance of the implicit methods (default: the method's own, 1 to 16 ulps). */
 int GeomintLieSetStageTolerance(void* mem, sunrealtype tol);
 int GeomintLieSetMaxStageIters(void* mem, int maxiters);       /* default 50                       */
+int GeomintLieSetMaxNumSteps(void* mem, long int mxsteps);     /* as GeomintSetMaxNumSteps         */
+int GeomintLieSetStopTime(void* mem, sunrealtype tstop);       /* as GeomintSetStopTime            */
+int GeomintLieClearStopTime(void* mem);
 
-/* As GeomintEvolve: fixed steps toward tout (itask GEOMINT_NORMAL or GEOMINT_ONE_STEP); on
- * failure *tret and y are where the last successful step left them. */
+/* As GeomintEvolve: grid steps toward tout (itask GEOMINT_NORMAL or GEOMINT_ONE_STEP), the state
+ * at an off-grid tout interpolated on the orbit, stop time and step limit alike; on failure *tret
+ * and y are where the last successful step left them. */
 int GeomintLieEvolve(void* mem, sunrealtype tout, N_Vector y, sunrealtype* tret, int itask);
 
 /* Dense output and roots as for the constrained lifecycle (GeomintGetDky, GeomintRootInit). The
@@ -404,6 +434,7 @@ int GeomintLieGetNumFailedSteps(void* mem, long int* nfails);
 int GeomintLieGetNumNewtonIters(void* mem, long int* niters);
 int GeomintLieGetNumNewtonConvFails(void* mem, long int* nfails);
 int GeomintLieGetNumEvals(void* mem, long int* n_grad, long int* n_energy); /* callbacks */
+int GeomintLieGetNumGEvals(void* mem, long int* ngevals);  /* root function calls */
 int GeomintLiePrintAllStats(void* mem, FILE* outfile, int fmt);
 int GeomintLieGetNumCasimirs(void* mem, int* count);
 /* The algebra's Casimirs at the current state into casimirs[0 .. count-1]. */
