@@ -55,7 +55,7 @@ int list_command() {
     const unsigned c = p.conserves();
     std::printf("  %-24s %-38s %5d %10s %9s %6s %8s %8s  %s\n", m->properties.alias.c_str(), m->properties.id().c_str(),
                 p.order(), yes_no(p.symplectic()).c_str(), yes_no(p.symmetric()).c_str(),
-                yes_no(c & geomint::conserves_energy).c_str(),
+                (c & geomint::conserves_energy_if_quadratic) ? "quad H" : yes_no(c & geomint::conserves_energy).c_str(),
                 yes_no(c & (geomint::conserves_linear_momentum_maps | geomint::conserves_momentum_maps)).c_str(),
                 yes_no(c & geomint::conserves_casimirs).c_str(), m->properties.note().c_str());
   }
@@ -72,7 +72,8 @@ int list_markdown() {
     const std::pair<unsigned, const char*> names[] = {
         {conserves_constraints, "constraints"},   {conserves_linear_momentum_maps, "linear momentum maps"},
         {conserves_momentum_maps, "discrete momentum maps"}, {conserves_casimirs, "Casimirs"},
-        {conserves_energy, "energy"},             {conserves_configuration_space, "configuration space"}};
+        {conserves_energy, "energy"},             {conserves_energy_if_quadratic, "energy (quadratic H)"},
+        {conserves_configuration_space, "configuration space"}};
     for (const auto& [bit, name] : names)
       if (c & bit) s += (s.empty() ? "" : ", ") + std::string(name);
     return s.empty() ? std::string("—") : s;

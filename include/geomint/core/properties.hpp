@@ -23,7 +23,34 @@ enum conserved : unsigned {
   conserves_casimirs = 1u << 3,             ///< the coadjoint orbit: every Casimir
   conserves_energy = 1u << 4,               ///< H
   conserves_configuration_space = 1u << 5,  ///< the state stays on Q (a sphere, SO(3)) without projection
+  /// H, on a system that declares its H a polynomial of degree ≤ 2 (hamiltonian_is_quadratic_v):
+  /// the trapezoidal discrete gradient, exact for such H only; conserves_on resolves it
+  conserves_energy_if_quadratic = 1u << 6,
 };
+
+namespace detail {
+template <class S, class = void>
+struct declares_quadratic_hamiltonian : std::false_type {};
+template <class S>
+struct declares_quadratic_hamiltonian<S, std::void_t<decltype(S::hamiltonian_is_quadratic)>>
+    : std::bool_constant<S::hamiltonian_is_quadratic> {};
+}  // namespace detail
+
+/// Whether a system declares its Hamiltonian a polynomial of degree ≤ 2 (a quadratic form plus a
+/// linear term: the free rigid body, the heavy top, sine-Euler), by a member
+/// `static constexpr bool hamiltonian_is_quadratic = true;`. Nothing checks the declaration but
+/// diagnostics::verify_properties, which measures the energy drift it implies.
+template <class System>
+inline constexpr bool hamiltonian_is_quadratic_v = detail::declares_quadratic_hamiltonian<System>::value;
+
+/// What a method with properties p conserves on System: conserves_energy_if_quadratic becomes
+/// conserves_energy if the system declares a quadratic H, and is dropped otherwise.
+template <class System>
+constexpr unsigned conserves_on(unsigned bits) {
+  const unsigned conditional = bits & conserves_energy_if_quadratic;
+  bits &= ~unsigned(conserves_energy_if_quadratic);
+  return conditional && hamiltonian_is_quadratic_v<System> ? bits | conserves_energy : bits;
+}
 
 /// What a stepper's state is.
 enum class state_kind {

@@ -50,6 +50,9 @@
 //                                              //   (Cauchy–Schwarz / Hölder bound): the scale of
 //                                              //   its round-off when y is rounded to doubles
 // All functions are const and allocation-free for fixed sizes.
+// Checked: at compile time every Lie–Poisson stepper requires these members (algebra_concept.hpp:
+// one static_assert naming each missing one); at run time diagnostics::check_algebra (in
+// diagnostics/check_algebra.hpp) verifies them against each other and this sign convention.
 //
 // OPTIONAL: FORMS THAT WRITE INTO THE CALLER'S OBJECTS (su_n, so_n)
 // An algebra whose elements are dynamic-size vectors (dimension above max_fixed_element_size)

@@ -243,12 +243,13 @@ class isospectral_midpoint_cache {
 /// Options: isospectral_midpoint_options (lie_options' tolerance of one ulp and Anderson depth,
 /// 0 = plain iteration; the iteration, cayley by default).
 template <class Algebra>
-class isospectral_midpoint : public stepper_base<isospectral_midpoint<Algebra>, vector<Algebra::dimension>,
-                                                 isospectral_midpoint_options, solver_statistics> {
+class isospectral_midpoint
+    : public stepper_base<isospectral_midpoint<Algebra>, vector<detail::algebra_dimension<Algebra>>,
+                          isospectral_midpoint_options, solver_statistics> {
   static_assert(detail::is_su_n<Algebra>::value,
                 "geomint: isospectral_midpoint is implemented for su_n<N> (Hermitian-matrix realization)");
-  using base = stepper_base<isospectral_midpoint<Algebra>, vector<Algebra::dimension>, isospectral_midpoint_options,
-                            solver_statistics>;
+  using base = stepper_base<isospectral_midpoint<Algebra>, vector<detail::algebra_dimension<Algebra>>,
+                            isospectral_midpoint_options, solver_statistics>;
 
  public:
   using algebra_type = Algebra;

@@ -155,10 +155,13 @@ class lie_poisson_leapfrog_cache {
 
 /// Symmetric, second order, a Poisson map on the coadjoint orbit.
 template <class Algebra>
-class lie_poisson_leapfrog : public stepper_base<lie_poisson_leapfrog<Algebra>, vector<Algebra::dimension>,
-                                                 lie_poisson_leapfrog_options, solver_statistics> {
-  using base = stepper_base<lie_poisson_leapfrog<Algebra>, vector<Algebra::dimension>, lie_poisson_leapfrog_options,
-                            solver_statistics>;
+class lie_poisson_leapfrog
+    : public stepper_base<lie_poisson_leapfrog<Algebra>, vector<detail::algebra_dimension<Algebra>>,
+                          lie_poisson_leapfrog_options, solver_statistics> {
+  // The algebra concept first (one static_assert naming what the algebra lacks, algebra_concept.hpp).
+  using algebra_concept_checked = detail::lie_algebra_checked<Algebra>;
+  using base = stepper_base<lie_poisson_leapfrog<Algebra>, vector<detail::algebra_dimension<Algebra>>,
+                            lie_poisson_leapfrog_options, solver_statistics>;
 
  public:
   using algebra_type = Algebra;

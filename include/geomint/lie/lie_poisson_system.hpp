@@ -27,6 +27,7 @@
 #include "geomint/core/step_checks.hpp"
 #include "geomint/core/step_error.hpp"
 #include "geomint/lie/algebra.hpp"
+#include "geomint/lie/algebra_concept.hpp"
 
 namespace geomint {
 
@@ -91,17 +92,32 @@ void require_state_size(const State& x, int expected, const char* algebra) {
                                 std::to_string(expected));
 }
 
-/// The checks of every Lie–Poisson stepper's do_step: the system's algebra is the stepper's,
-/// the state has the algebra's dimension. Returns whether the compile-time types fit, as a type
-/// (see require_pair_sizes): do_step compiles the step only if they do.
+/// check_system for an algebra that has every member of the concept.
 template <class System, class Algebra, class State>
-auto check_system(const System& sys, const State& x) {
+auto check_algebra_system(const System& sys, const State& x) {
   constexpr bool same_algebra = std::is_same<typename System::algebra_type, Algebra>::value;
   constexpr bool fits = size_fits(state_size<State>::value, Algebra::dimension);
   static_assert(same_algebra, "geomint: the system's algebra_type differs from the stepper's algebra");
   static_assert(fits, "geomint: the state's compile-time size differs from the algebra's dimension");
   require_state_size(x, algebra_of(sys).dim(), Algebra::name());
   return std::bool_constant<same_algebra && fits>{};
+}
+
+/// The checks of every Lie–Poisson stepper's do_step: the algebra is one (the concept check of
+/// algebra_concept.hpp, one static_assert naming what it lacks), the system's algebra is the
+/// stepper's, the state has the algebra's dimension. Returns whether the compile-time types fit,
+/// as a type (see require_pair_sizes): do_step compiles the step only if they do, so that an
+/// incomplete algebra is that one error and none from inside the step.
+template <class System, class Algebra, class State>
+auto check_system(const System& sys, const State& x) {
+  if constexpr (!is_lie_algebra_v<Algebra>) {
+    static_assert(sizeof(lie_algebra_checked<Algebra>) != 0);  // the concept check (fails once)
+    static_cast<void>(sys);
+    static_cast<void>(x);
+    return std::false_type{};
+  } else {
+    return check_algebra_system<System, Algebra>(sys, x);
+  }
 }
 
 }  // namespace detail

@@ -218,12 +218,12 @@ class moser_veselov_cache {
 /// Moser–Veselov on so(3), so(n) (symmetric, order 2, a Poisson map) and the reduced heavy-top
 /// maps on se(3) (Scheme rattle: the same; constraint: order 1, not symmetric).
 template <class Algebra, heavy_top_scheme Scheme = heavy_top_scheme::rattle>
-class moser_veselov : public stepper_base<moser_veselov<Algebra, Scheme>, vector<Algebra::dimension>,
+class moser_veselov : public stepper_base<moser_veselov<Algebra, Scheme>, vector<detail::algebra_dimension<Algebra>>,
                                           moser_veselov_options, solver_statistics> {
   static constexpr int n = detail::rigid_body_size<Algebra>::value;
   static constexpr bool first_order = std::is_same<Algebra, se3>::value && Scheme == heavy_top_scheme::constraint;
-  using base = stepper_base<moser_veselov<Algebra, Scheme>, vector<Algebra::dimension>, moser_veselov_options,
-                            solver_statistics>;
+  using base = stepper_base<moser_veselov<Algebra, Scheme>, vector<detail::algebra_dimension<Algebra>>,
+                            moser_veselov_options, solver_statistics>;
 
  public:
   using algebra_type = Algebra;

@@ -10,6 +10,7 @@ namespace geomint::problems {
 class free_rigid_body {
  public:
   using algebra_type = so3;
+  static constexpr bool hamiltonian_is_quadratic = true;  ///< H = ½ yᵀI⁻¹y (core/properties.hpp)
   using state_type = vector<3>;
 
   explicit free_rigid_body(const vector<3>& inertia = vector<3>(7.0 / 8, 5.0 / 8, 1.0 / 4))

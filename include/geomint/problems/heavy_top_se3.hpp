@@ -22,6 +22,7 @@ struct heavy_top_se3_parameters {
 class heavy_top_se3 {
  public:
   using algebra_type = se3;
+  static constexpr bool hamiltonian_is_quadratic = true;  ///< H = ½ uᵀI⁻¹u + c v·χ: quadratic plus linear (core/properties.hpp)
   using state_type = vector<6>;
 
   explicit heavy_top_se3(const heavy_top_se3_parameters& p = {}) : p_(p) {}

@@ -13,6 +13,7 @@ template <int N>
 class rigid_body_so_n {
  public:
   using algebra_type = so_n<N>;
+  static constexpr bool hamiltonian_is_quadratic = true;  ///< H = ½ Σ y_ij²/(α_i + α_j) (core/properties.hpp)
   using state_type = typename algebra_type::vector_type;
 
   /// Default mass matrix α_i = 1/2 + i/4 (distinct moments, a generic body).

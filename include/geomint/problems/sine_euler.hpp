@@ -14,6 +14,7 @@ template <int N>
 class sine_euler {
  public:
   using algebra_type = su_n<N>;
+  static constexpr bool hamiltonian_is_quadratic = true;  ///< H = ½ Σ |ω_m|²/|m|² (core/properties.hpp)
   using state_type = typename algebra_type::vector_type;
 
   sine_euler() {
