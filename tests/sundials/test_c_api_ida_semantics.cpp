@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "c_problems.hpp"
+#include "geomint/diagnostics/allocation_counter.hpp"
 
 using namespace sundials_test;
 using Eigen::VectorXd;
@@ -210,6 +211,45 @@ BOOST_AUTO_TEST_CASE(root_function_calls_are_counted) {
   std::fclose(out);
   BOOST_TEST(std::string(buffer).find("Root fn evals                = " + std::to_string(calls)) != std::string::npos, buffer);
   BOOST_TEST(GeomintGetNumGEvals(r.mem, nullptr) == GEOMINT_ILL_INPUT);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(c_api_ida_semantics_allocation)
+
+// docs/sundials.md: after its first call GeomintEvolve allocates nothing, with root functions
+// too (the search works in the root_search's buffers), and neither does GeomintGetDky after its
+// first call, on the forced (general) path as well.
+BOOST_AUTO_TEST_CASE(roots_and_dense_output_allocate_nothing_after_the_first_call) {
+  for (int dependence : {0, GEOMINT_FORCE_POSITION, GEOMINT_FORCE_GENERAL}) {
+    BOOST_TEST_CONTEXT("force dependence " << dependence) {
+      sp_run r(GEOMINT_CONSTRAINED_LOBATTO_4_3, 0.01);
+      auto drag = [](sunrealtype, N_Vector, N_Vector p, N_Vector out, void*) {
+        map(out) = -0.1 * map(p);
+        return 0;
+      };
+      if (dependence) BOOST_TEST_REQUIRE(GeomintSetForce(r.mem, drag, dependence) == GEOMINT_SUCCESS);
+      BOOST_TEST_REQUIRE(GeomintRootInit(r.mem, 1, plane_root) == GEOMINT_SUCCESS);
+      N_Vector dq = r.s.vector(VectorXd::Zero(3)), dp = r.s.vector(VectorXd::Zero(3));
+      sunrealtype t = 0;
+      int roots = 0;
+      long allocations = 0;
+      for (int k = 1; k <= 30; ++k) {
+        for (;;) {
+          const geomint::diagnostics::allocation_scope scope;
+          const int flag = GeomintEvolve(r.mem, 0.1 * k + 0.005, r.q, r.p, &t, GEOMINT_NORMAL);
+          BOOST_TEST_REQUIRE(flag >= 0, last_error(r.mem));
+          BOOST_TEST_REQUIRE(GeomintGetDky(r.mem, t, 1, dq, dp) == GEOMINT_SUCCESS);
+          if (k > 1) allocations += scope.count();
+          if (flag != GEOMINT_ROOT_RETURN) break;
+          ++roots;
+        }
+      }
+      BOOST_TEST(roots > 0);
+      BOOST_TEST(geomint::diagnostics::counting_enabled());
+      BOOST_TEST(allocations == 0);
+    }
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -349,18 +349,14 @@ int GeomintSetFixedStep(void* mem, sunrealtype h) {
 
 int GeomintSetMaxNumSteps(void* mem, long int mxsteps) {
   return guarded(mem, __func__, [&](memory& m) {
-    m.clock.max_steps = mxsteps == 0 ? default_max_steps : mxsteps;
+    set_max_steps(m.clock, mxsteps);
     return m.succeed();
   }, false);
 }
 
 int GeomintSetStopTime(void* mem, sunrealtype tstop) {
   return guarded(mem, __func__, [&](memory& m) {
-    if (!std::isfinite(tstop)) return ill_input(m, "the stop time must be finite");
-    if (m.initialized && (m.h > 0 ? tstop < m.t : m.h < 0 && tstop > m.t))
-      return ill_input(m, "the stop time is behind the current time in the direction of integration");
-    m.clock.tstop = tstop;
-    m.clock.tstop_set = true;
+    if (const char* why = set_stop_time(m, tstop)) return ill_input(m, why);
     return m.succeed();
   }, false);
 }

@@ -44,6 +44,20 @@ struct evolve_clock {
   }
 };
 
+/// GeomintSetMaxNumSteps, GeomintLieSetMaxNumSteps: 0 restores the default, negative is no limit.
+inline void set_max_steps(evolve_clock& c, long mxsteps) { c.max_steps = mxsteps == 0 ? default_max_steps : mxsteps; }
+
+/// GeomintSetStopTime, GeomintLieSetStopTime: the reason to refuse tstop, or null (then it is set).
+template <class Memory>
+const char* set_stop_time(Memory& m, double tstop) {
+  if (!std::isfinite(tstop)) return "the stop time must be finite";
+  if (m.initialized && (m.h > 0 ? tstop < m.t : m.h < 0 && tstop > m.t))
+    return "the stop time is behind the current time in the direction of integration";
+  m.clock.tstop = tstop;
+  m.clock.tstop_set = true;
+  return nullptr;
+}
+
 /// Fuzz of a time comparison at t with steps of h: IDA's 100 uround (|t| + |h|).
 inline double time_fuzz(double t, double h) { return 100 * 2.220446049250313e-16 * (std::fabs(t) + std::fabs(h)); }
 

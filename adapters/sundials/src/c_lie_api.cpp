@@ -214,18 +214,14 @@ int GeomintLieSetFixedStep(void* mem, sunrealtype h) {
 
 int GeomintLieSetMaxNumSteps(void* mem, long int mxsteps) {
   return guarded(mem, __func__, [&](lie_memory& m) {
-    m.clock.max_steps = mxsteps == 0 ? default_max_steps : mxsteps;
+    set_max_steps(m.clock, mxsteps);
     return m.succeed();
   }, false);
 }
 
 int GeomintLieSetStopTime(void* mem, sunrealtype tstop) {
   return guarded(mem, __func__, [&](lie_memory& m) {
-    if (!std::isfinite(tstop)) return ill_input(m, "the stop time must be finite");
-    if (m.initialized && (m.h > 0 ? tstop < m.t : m.h < 0 && tstop > m.t))
-      return ill_input(m, "the stop time is behind the current time in the direction of integration");
-    m.clock.tstop = tstop;
-    m.clock.tstop_set = true;
+    if (const char* why = set_stop_time(m, tstop)) return ill_input(m, why);
     return m.succeed();
   }, false);
 }

@@ -18,7 +18,8 @@
 
 namespace geomint {
 
-/// Evaluates q̇ and ṗ of the index-1 ODE. Holds its own workspace (sized on first use).
+/// Evaluates q̇ and ṗ of the index-1 ODE. Holds its own workspace (sized at construction): an
+/// evaluation allocates nothing.
 template <class System>
 class index1_vector_field {
   using traits = system_traits<System>;
@@ -52,10 +53,11 @@ class index1_vector_field {
       // right-hand side: [vᵀ∇²g_k v]_k + G H_pq v + G H_pp (f − H_q)
       curvature(sys);
       second_.mixed_and_momentum(sys, q_, p_, hqq_, hess_, hpp_);
+      // (noalias: products of dynamic size added without a temporary; nothing is allocated here)
       work_.noalias() = hess_.transpose() * v_;  // H_pq v, H_pq = ∂(∂H/∂p)/∂q = H_qpᵀ
-      rhs_ += dense_g_ * work_;
+      rhs_.noalias() += dense_g_ * work_;
       work_.noalias() = hpp_ * f_;
-      rhs_ += dense_g_ * work_;
+      rhs_.noalias() += dense_g_ * work_;
       w_.noalias() = dense_g_ * hpp_;
       a_.noalias() = w_ * dense_g_.transpose();
       lu_.compute(a_);
@@ -83,6 +85,7 @@ class index1_vector_field {
     dense_g_.resize(m, n);
     rhs_.resize(m);
     lambda_.resize(m);
+    unit_.resize(m);
     hess_.resize(n, n);
     hqq_.resize(n, n);
     hpp_.resize(n, n);
@@ -95,21 +98,21 @@ class index1_vector_field {
   /// differences of G along v.
   void curvature(const system_at<System>& sys) {
     if constexpr (traits::has_constraint_hessian) {
-      vector<M> e = vector<M>::Zero(m_);
       for (int k = 0; k < m_; ++k) {
-        e.setZero();
-        e(k) = 1;
-        sys.constraint_hessian(q_, e, hess_);
-        rhs_(k) = v_.dot(hess_ * v_);
+        unit_.setZero();
+        unit_(k) = 1;
+        sys.constraint_hessian(q_, unit_, hess_);
+        qs_.noalias() = hess_ * v_;
+        rhs_(k) = v_.dot(qs_);
       }
     } else {
       const double d = 1e-5 * std::fmax(q_.norm(), 1.0) / std::fmax(v_.norm(), 1e-300);
       qs_ = q_ + d * v_;
       sys.constraint_jacobian(qs_, g_);
-      rhs_ = g_ * v_;
+      rhs_.noalias() = g_ * v_;
       qs_ = q_ - d * v_;
       sys.constraint_jacobian(qs_, g2_);
-      rhs_ -= g2_ * v_;
+      rhs_.noalias() -= g2_ * v_;
       rhs_ /= 2 * d;
     }
   }
@@ -119,7 +122,7 @@ class index1_vector_field {
   vector<N> q_, p_, v_, f_, work_, qs_;
   typename traits::jacobian_type g_, g2_;
   matrix<M, N> dense_g_;
-  vector<M> rhs_, lambda_;
+  vector<M> rhs_, lambda_, unit_;
   matrix<N, N> hess_, hqq_, hpp_;  // hqq_: scratch for hessians(), which forms ∂²H/∂q² too
   matrix<M, N> w_;
   matrix<M, M> a_;
