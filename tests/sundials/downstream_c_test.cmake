@@ -1,7 +1,8 @@
 # Installs the build tree into a scratch prefix, then builds C programs against it the two ways
 # a C user does, and runs them:
 #   MODE=cmake      the C-only CMake project downstream_c/ (Eigen and Boost made unfindable)
-#   MODE=pkgconfig  cc prog.c $(pkg-config --cflags --libs geomint-sundials) -o prog
+#   MODE=pkgconfig  cc prog.c $(pkg-config --cflags --libs geomint-sundials) -Wl,-rpath,<libdir> -o prog,
+#                   run without LD_LIBRARY_PATH
 #   cmake -DMODE=... -DBUILD_DIR=... -DSOURCE_DIR=... -DWORK_DIR=... -DC_SOURCES="a.c;b.c"
 #         [-DC_COMPILER=cc -DPKG_CONFIG=pkg-config -DREADELF=readelf] -P downstream_c_test.cmake
 # EXTRA_FLAGS (optional): compiler and linker flags for the downstream builds (the build tree's
@@ -59,15 +60,19 @@ elseif(MODE STREQUAL "pkgconfig")
   if(NOT last_output MATCHES "NEEDED[^\n]*libstdc\\+\\+")
     message(FATAL_ERROR "the shared library does not depend on the C++ runtime:\n${last_output}")
   endif()
+  # docs/sundials.md's recipe for a private prefix: PKG_CONFIG_PATH to find the .pc, and an
+  # rpath to the prefix's libdir so that the program starts without LD_LIBRARY_PATH.
   set(ENV{PKG_CONFIG_PATH} ${pc_dir})
   run(${PKG_CONFIG} --cflags --libs geomint-sundials)
   string(STRIP "${last_output}" flags)
   separate_arguments(flags UNIX_COMMAND "${flags}")
+  run(${PKG_CONFIG} --variable=libdir geomint-sundials)
+  string(STRIP "${last_output}" pc_libdir)
   file(MAKE_DIRECTORY ${WORK_DIR}/build)
   foreach(source ${C_SOURCES})
     get_filename_component(name ${source} NAME_WE)
-    run(${C_COMPILER} -std=c99 ${extra_list} ${source} ${flags} -o ${WORK_DIR}/build/${name})
-    run(${CMAKE_COMMAND} -E env LD_LIBRARY_PATH=${lib_dir} ${WORK_DIR}/build/${name})
+    run(${C_COMPILER} -std=c99 ${extra_list} ${source} ${flags} -Wl,-rpath,${pc_libdir} -o ${WORK_DIR}/build/${name})
+    run(${CMAKE_COMMAND} -E env --unset=LD_LIBRARY_PATH ${WORK_DIR}/build/${name})
   endforeach()
 else()
   message(FATAL_ERROR "MODE must be cmake or pkgconfig")

@@ -107,7 +107,10 @@ int evolve_on_grid(Memory& m, double tout, int itask, Ops& ops) {
   if (m.root_fn && !m.roots.started()) {
     ops.start_roots();
   } else if (m.root_fn && m.have_step) {  // roots left in the last step come first
-    if (const int found = guarded_roots(search_end())) return found;
+    if (const int found = guarded_roots(search_end())) {
+      if (m.roots.position() == m.t) c.step_end_due = false;  // the root is the step's end: returned
+      return found;
+    }
   }
   if (!normal && c.step_end_due) {  // the end of the step that held the last root
     c.step_end_due = false;
