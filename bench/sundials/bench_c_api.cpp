@@ -21,6 +21,7 @@ void compare(const char* title, const System& sys, state x0, Make make, long ste
   sun s;
   SUNMatrix g = nullptr;
   void* mem = make(s, h, g);
+  GeomintSetMaxNumSteps(mem, -1);  // a repetition's call takes thousands of steps (IDA's default limit: 500)
   N_Vector q = s.vector(x0.first), p = s.vector(x0.second);
   double t_c = 0, t_cpp = 0;
   Stepper stepper;
