@@ -213,6 +213,42 @@ BOOST_AUTO_TEST_CASE(root_function_calls_are_counted) {
   BOOST_TEST(GeomintGetNumGEvals(r.mem, nullptr) == GEOMINT_ILL_INPUT);
 }
 
+// The new calls' bad inputs: NULL memory, a non-finite or past stop time, NULL outputs, and a
+// cleared stop time that no longer stops; the Lie–Poisson lifecycle alike.
+BOOST_AUTO_TEST_CASE(new_calls_refuse_bad_input) {
+  BOOST_TEST(GeomintSetMaxNumSteps(nullptr, 10) == GEOMINT_MEM_NULL);
+  BOOST_TEST(GeomintSetStopTime(nullptr, 1.0) == GEOMINT_MEM_NULL);
+  BOOST_TEST(GeomintClearStopTime(nullptr) == GEOMINT_MEM_NULL);
+  BOOST_TEST(GeomintGetNumGEvals(nullptr, nullptr) == GEOMINT_MEM_NULL);
+  BOOST_TEST(GeomintLieSetMaxNumSteps(nullptr, 10) == GEOMINT_MEM_NULL);
+  BOOST_TEST(GeomintLieSetStopTime(nullptr, 1.0) == GEOMINT_MEM_NULL);
+  BOOST_TEST(GeomintLieClearStopTime(nullptr) == GEOMINT_MEM_NULL);
+  BOOST_TEST(GeomintLieGetNumGEvals(nullptr, nullptr) == GEOMINT_MEM_NULL);
+  sp_run r(GEOMINT_CONSTRAINED_RATTLE_2_2, 0.01);
+  BOOST_TEST(GeomintSetStopTime(r.mem, std::nan("")) == GEOMINT_ILL_INPUT);
+  BOOST_TEST(GeomintSetStopTime(r.mem, -1.0) == GEOMINT_ILL_INPUT);  // behind, h > 0
+  BOOST_TEST(GeomintSetStopTime(r.mem, 0.055) == GEOMINT_SUCCESS);
+  BOOST_TEST(GeomintClearStopTime(r.mem) == GEOMINT_SUCCESS);
+  sunrealtype t = 0;
+  BOOST_TEST(GeomintEvolve(r.mem, 0.1, r.q, r.p, &t, GEOMINT_NORMAL) == GEOMINT_SUCCESS);  // not stopped
+  BOOST_TEST(t == 0.1);
+  sun s;
+  void* lie = make_rigid_body(s, GEOMINT_LIE_RKMK_RK4_EXP_4_4, 0.01);
+  N_Vector y = s.vector(VectorXd::Zero(3));
+  BOOST_TEST(GeomintLieSetStopTime(lie, std::nan("")) == GEOMINT_ILL_INPUT);
+  BOOST_TEST(GeomintLieSetStopTime(lie, -1.0) == GEOMINT_ILL_INPUT);
+  BOOST_TEST(GeomintLieGetNumGEvals(lie, nullptr) == GEOMINT_ILL_INPUT);
+  BOOST_TEST(GeomintLieSetStopTime(lie, 0.055) == GEOMINT_SUCCESS);
+  BOOST_TEST(GeomintLieEvolve(lie, 0.1, y, &t, GEOMINT_NORMAL) == GEOMINT_TSTOP_RETURN);
+  BOOST_TEST(t == 0.055);
+  BOOST_TEST(GeomintLieEvolve(lie, 0.1, y, &t, GEOMINT_NORMAL) == GEOMINT_SUCCESS);
+  BOOST_TEST(t == 0.1);
+  long n = -1;
+  BOOST_TEST(GeomintLieGetNumGEvals(lie, &n) == GEOMINT_SUCCESS);
+  BOOST_TEST(n == 0);  // no root functions
+  GeomintLieFree(&lie);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(c_api_ida_semantics_allocation)
