@@ -9,9 +9,7 @@
 #include <cstdlib>
 #include <set>
 
-#ifndef GEOMINT_VERSION
-#error "GEOMINT_VERSION is defined by src/CMakeLists.txt"
-#endif
+#include "geomint/config.hpp"
 
 namespace geomint::cli {
 

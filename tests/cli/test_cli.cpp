@@ -22,6 +22,8 @@
 #include <utility>
 #include <vector>
 
+#include "geomint/config.hpp"
+
 namespace {
 
 struct result {

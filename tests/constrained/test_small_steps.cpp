@@ -374,6 +374,35 @@ BOOST_AUTO_TEST_CASE(a_non_finite_force_on_the_general_path_is_reported_as_such)
   }
 }
 
+BOOST_AUTO_TEST_CASE(newtons_estimated_error_stop_saves_iterations_and_keeps_the_solution) {
+  // newton_options::estimate_error (opt-in) stops where θ/(1 − θ)‖Δz‖ is below the tolerance:
+  // one iteration fewer on most steps of a damped, driven double pendulum (measured 555 → 405
+  // and 857 → 663 iterations over 200 steps), results within 1e-12 of solving to the increment
+  // tolerance (measured 4.6e-14: 200 steps, each off by ~1e-16 … 1e-14), constraints exact.
+  const problems::double_spherical_pendulum dsp;
+  const auto sys = with_force(dsp, [](double t, const auto&, const auto& p, auto& f) {
+    f = -0.3 * p;
+    f(0) += std::sin(3 * t);
+  });
+  for (double h : {0.01, 0.05}) {
+    BOOST_TEST_CONTEXT("h = " << h) {
+      test::dsp_state x = dsp.initial_state(), y = x;
+      lobatto_iiia_iiib<3, test::dsp_state> plain, estimating;
+      estimating.options().newton.estimate_error = true;
+      for (int i = 0; i < 200; ++i) {
+        plain.do_step(sys, x, i * h, h);
+        estimating.do_step(sys, y, i * h, h);
+      }
+      const long fewer = plain.statistics().newton.iterations - estimating.statistics().newton.iterations;
+      BOOST_TEST(fewer >= 100);
+      BOOST_TEST(relative_difference(x, y) <= 1e-12);
+      const constraint_residuals res = constraint_residuals_of(sys, y.first, y.second);
+      BOOST_TEST(res.position <= 1e-14);
+      BOOST_TEST(res.velocity <= 1e-13);
+    }
+  }
+}
+
 BOOST_AUTO_TEST_CASE(a_step_far_too_large_is_reported_as_divergence_not_as_dependent_constraints) {
   // After ten steps of 0.1, steps of 5 … 40 (the top turns in ~1) have no solution nearby.
   // RATTLE's iteration at 5 can reach a point where the stage Jacobian is singular; that is

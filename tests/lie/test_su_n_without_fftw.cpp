@@ -1,14 +1,22 @@
 // su(N) for N > 15 (dynamic-size matrices) built without FFTW: the change of basis state <->
-// matrix goes through the Fourier matrix instead of FFTs (GEOMINT_HAVE_FFTW undefined here even
-// when the rest of the suite has it). The coadjoint action keeps the Casimirs tr(Wᵏ), which
-// read the state through that change of basis both ways.
+// matrix goes through the Fourier matrix instead of FFTs (this unit links geomint::core, not
+// geomint::fftw). The coadjoint action keeps the Casimirs tr(Wᵏ), which read the state through
+// that change of basis both ways. Where the build has FFTW, the program has a second unit that
+// links geomint::fftw (su_n_fft_unit.cpp): the two units' su(17) are two types, not two
+// definitions of one, and they agree on the action to round-off.
 #define BOOST_TEST_MODULE su_n_without_fftw
 #include <boost/test/unit_test.hpp>
 
+#include <typeinfo>
+
+#include "geomint/config.hpp"
 #include "geomint/lie/su_n.hpp"
 #include "geomint/problems/sine_euler.hpp"
+#if GEOMINT_WITH_FFTW
+#include "su_n_fft_unit.hpp"
+#endif
 
-#ifdef GEOMINT_HAVE_FFTW
+#ifdef GEOMINT_USE_FFTW
 #error "this test is meant to be compiled without FFTW"
 #endif
 
@@ -60,3 +68,18 @@ BOOST_AUTO_TEST_CASE(matrix_form_of_su_17_is_the_sum_over_its_basis) {
   BOOST_TEST((w - direct).cwiseAbs().maxCoeff() <= 1e-14 * N * size);
   BOOST_TEST((a.coefficients(w) - x).cwiseAbs().maxCoeff() <= 1e-14 * N * size);
 }
+
+#if GEOMINT_WITH_FFTW
+BOOST_AUTO_TEST_CASE(units_that_choose_differently_define_two_types) {
+  constexpr int N = 17;
+  static_assert(!su_n<N>::uses_fft);
+  BOOST_TEST(su_n_fft_unit::uses_fft());
+  BOOST_TEST(su_n_fft_unit::type_name() != std::string(typeid(su_n<N>).name()));
+  const su_n<N> a;
+  const su_n<N>::vector_type y = problems::sine_euler<N>::random_initial_state(3),
+                             sigma = 0.3 * problems::sine_euler<N>::random_initial_state(4);
+  const Eigen::VectorXd by_matrix = a.exp_coadjoint(sigma, y), by_fft = su_n_fft_unit::exp_coadjoint(sigma, y);
+  // Both round the same action (changes of basis ~N ε|y| each way, measured 1e-15 relative).
+  BOOST_TEST((by_fft - by_matrix).cwiseAbs().maxCoeff() <= 1e-13 * y.cwiseAbs().maxCoeff());
+}
+#endif

@@ -20,7 +20,7 @@
 // D = F A with F_{j,a} = ε^{2aj} and A_{m₁,m₂} = ω_m ε^{m₁m₂} (indices mod N), then
 // W_{(j+m₂) mod N, j} = D_{j,m₂}; the way back multiplies by F†. Since N is odd, a ↦ 2a mod N
 // permutes the rows, and F A is N inverse DFTs of length N of the permuted A: for dynamic sizes
-// with FFTW (GEOMINT_HAVE_FFTW, set by the build when it finds FFTW) the change of basis costs
+// in translation units that link geomint::fftw (GEOMINT_USE_FFTW) the change of basis costs
 // O(N² log N) instead of one N × N product; otherwise (and in extended precision) it is that
 // product. Tables are O(N²).
 //
@@ -49,6 +49,7 @@
 #include "geomint/lie/detail/diagonal_fft.hpp"
 
 namespace geomint {
+inline namespace GEOMINT_SU_N_BASIS {  // FFTs or a Fourier-matrix product: see diagonal_fft.hpp
 
 template <int N>
 class su_n {
@@ -528,4 +529,5 @@ class su_n<N>::cayley_action {
   detail::cayley_congruence<matrix_type> congruence_;
 };
 
+}  // namespace GEOMINT_SU_N_BASIS
 }  // namespace geomint

@@ -8,7 +8,8 @@
 // iteration refreshes it (full Newton; refresh_contraction ≤ 0 asks for full Newton from the
 // guess on). The first θ measured with a factorization kept from an earlier solve is judged
 // more leniently (see first_ratio_bound). The iteration stops
-// when the scaled increment is below `tolerance` (near round-off by default) or when it has
+// when the scaled increment is below `tolerance` (near round-off by default), when the next
+// iterate's estimated error θ/(1 − θ)‖Δz‖ is (newton_options::estimate_error), or when it has
 // stalled at the round-off floor.
 //
 // A problem whose iteration matrix cannot be improved (`fixed_jacobian`, e.g. the sparse
@@ -34,6 +35,9 @@ namespace geomint {
 struct newton_report {
   int iterations = 0;
   double increment = 0;  ///< scaled norm of the last increment
+  /// ‖Δz₂‖/‖Δz₁‖, how well the matrix the solve started with describes its equations: 0 when the
+  /// solve converged in one iteration or its first increment was already round-off (< 1e-13).
+  double first_contraction = 0;
 };
 
 /// Where a solve happens, for the error message.
@@ -121,10 +125,12 @@ newton_report newton_solve(Problem& problem, Z& z, Z& z0, Z& r, const newton_opt
   if (!fixed && (full_newton || !problem.has_jacobian())) refresh(false);
 
   double previous = inf;  // last increment norm under the current factorization
+  double previous_theta = 0;  // the contraction factor before the last (0: none)
   double best = inf;      // smallest increment norm so far (fixed_jacobian problems)
   int since_best = 0;     // iterations since it (fixed_jacobian problems)
   bool accelerating = false;  // Anderson-accelerated (fixed_jacobian problems)
   double first = inf;     // first increment norm of this solve
+  double first_contraction = 0;  // newton_report::first_contraction
   bool first_ratio = true;  // the next θ is the first under a factorization from an earlier solve
   const auto refresh_bound = [&] {
     return first_ratio && !fresh ? std::fmax(opt.refresh_contraction, first_ratio_bound) : opt.refresh_contraction;
@@ -143,11 +149,24 @@ newton_report newton_solve(Problem& problem, Z& z, Z& z0, Z& r, const newton_opt
     ++stats.iterations;
     norm = problem.increment_norm(z, r);
     if (first == inf) first = norm;
+    else if (k == 2 && first > 1e-13) first_contraction = norm / first;
     const auto accept = [&] {
       stats.largest_final_increment = std::fmax(stats.largest_final_increment, norm);
-      return newton_report{k, norm};
+      return newton_report{k, norm, first_contraction};
     };
     if (norm <= opt.tolerance) return accept();
+    // The next iterate's estimated error θ/(1 − θ)‖Δz‖, θ from the increments under the current
+    // factorization (the larger of the last two factors: a quantity corrected an iteration after
+    // another contracts in alternating factors).
+    if constexpr (!fixed) {
+      if (opt.estimate_error && previous != inf && norm < previous) {
+        const double theta = std::fmax(norm / previous, previous_theta);
+        if (theta < 0.5 && theta * norm <= (1 - theta) * opt.tolerance) return accept();
+        previous_theta = norm / previous;
+      } else {
+        previous_theta = 0;
+      }
+    }
 
     // Contraction θ = norm / previous, compared without dividing (previous = ∞ after a refresh).
     const auto theta_at_least = [&](double bound) { return norm >= bound * previous; };

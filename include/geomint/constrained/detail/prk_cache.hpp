@@ -96,7 +96,7 @@ class prk_cache {
                          describe_residuals(res, c.options.consistency_tolerance));
     }
     if constexpr (traits::separable) {
-      net_gradient(sys, c.t, q, grad0(), force_);
+      if constexpr (fast_path) net_gradient(sys, c.t, q, grad0(), force_);
       if (m_ > 0 && !gram_.factorize(sys, g0())) throw singular_gram(c);
     }
   }
@@ -272,14 +272,15 @@ class prk_cache {
       const int used = general_.guess(zg_, c.continuing, ratio);
       const bool kept_factorization = general_.has_jacobian();
       const auto fallbacks = c.stats.newton.full_newton_fallbacks;
-      newton_solve(general_, zg_, zg0_, rg_, c.options.newton, c.stats.newton, ctx);
+      const newton_report solve = newton_solve(general_, zg_, zg0_, rg_, c.options.newton, c.stats.newton, ctx);
       if ((used > 0 || kept_factorization) && c.stats.newton.full_newton_fallbacks != fallbacks && c.continuing)
         return advance_result::repeat_afresh;
-      general_.finish(zg_, q1, p1);
+      general_.finish(zg_, solve, q1, p1);
       const system_at<System> at_end(sys, c.t + c_end_ * c.h);
       if (m_ > 0) at_end.constraint_jacobian(q1, g1());
       if constexpr (traits::separable) {
-        net_gradient(sys, c.t + c_end_ * c.h, q1, grad1(), force_);
+        // ∇V(q1) serves the fast path's next step; a velocity-dependent force never takes it.
+        if constexpr (fast_path) net_gradient(sys, c.t + c_end_ * c.h, q1, grad1(), force_);
         if (m_ > 0) {
           if (!gram_.factorize(sys, g1())) throw singular_gram(c);
           hidden_.project_separable(sys, q1, g1(), gram_, p1);

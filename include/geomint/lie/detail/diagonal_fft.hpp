@@ -1,7 +1,12 @@
 // N discrete Fourier transforms of length N, one per column of a column-major N × N complex
-// matrix, in place, through FFTW when the build found it (GEOMINT_HAVE_FFTW): su_n's change of
-// basis between a state and its matrix (su_n.hpp). Without FFTW, `available` is false and su_n
-// multiplies by its Fourier matrix instead.
+// matrix, in place, through FFTW in translation units compiled with GEOMINT_USE_FFTW (those that
+// link geomint::fftw): su_n's change of basis between a state and its matrix (su_n.hpp).
+// Without it, `available` is false and su_n multiplies by its Fourier matrix instead.
+//
+// The choice is part of the types: diagonal_fft and su_n live in the inline namespace
+// GEOMINT_SU_N_BASIS (fft_basis or matrix_basis), so two translation units of one program that
+// choose differently define two distinct su_n<N>, never two definitions of one (which the
+// one-definition rule forbids and a linker resolves silently to either).
 //
 // Plans are made once (FFTW_ESTIMATE, for any alignment: they run on Eigen's storage) under a
 // lock, since FFTW's planner is not thread-safe; executing a plan is, so one object serves every
@@ -10,7 +15,13 @@
 
 #include <complex>
 
-#if defined(GEOMINT_HAVE_FFTW)
+#if defined(GEOMINT_USE_FFTW)
+#define GEOMINT_SU_N_BASIS fft_basis
+#else
+#define GEOMINT_SU_N_BASIS matrix_basis
+#endif
+
+#if defined(GEOMINT_USE_FFTW)
 #include <fftw3.h>
 
 #include <mutex>
@@ -18,8 +29,9 @@
 #endif
 
 namespace geomint::detail {
+inline namespace GEOMINT_SU_N_BASIS {
 
-#if defined(GEOMINT_HAVE_FFTW)
+#if defined(GEOMINT_USE_FFTW)
 
 class diagonal_fft {
  public:
@@ -69,4 +81,5 @@ class diagonal_fft {
 
 #endif
 
+}  // namespace GEOMINT_SU_N_BASIS
 }  // namespace geomint::detail

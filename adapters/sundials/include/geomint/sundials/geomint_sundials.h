@@ -42,6 +42,15 @@
 #include <sundials/sundials_nvector.h>
 #include <sundials/sundials_types.h>
 
+/* The C API's symbols: exported from the shared library, whose other symbols are hidden. */
+#if defined(_WIN32)
+#define GEOMINT_SUNDIALS_EXPORT
+#elif defined(__GNUC__)
+#define GEOMINT_SUNDIALS_EXPORT __attribute__((visibility("default")))
+#else
+#define GEOMINT_SUNDIALS_EXPORT
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -77,7 +86,7 @@ extern "C" {
                                           reached before tout: q, p, *tret where it stopped     */
 #define GEOMINT_UNRECOGNIZED_ERROR -99
 /* 1 for the recoverable failures above (a smaller step may succeed), else 0. */
-int GeomintIsRecoverableFlag(int flag);
+GEOMINT_SUNDIALS_EXPORT int GeomintIsRecoverableFlag(int flag);
 
 /* ---- Solve modes: the itask argument of GeomintEvolve and GeomintLieEvolve (IDA's itask) ---- */
 #define GEOMINT_NORMAL 1   /* grid steps up to or past tout; the state at tout interpolated    */
@@ -162,62 +171,62 @@ typedef void (*GeomintErrHandlerFn)(int error_code, const char* module, const ch
  * lifecycle does not accept (unknown, or a Lie-Poisson id) is recorded in the block:
  * GeomintGetLastFlag reports GEOMINT_BAD_METHOD at once, GeomintInit refuses with the same flag
  * until GeomintSetMethod sets an accepted id. */
-void* GeomintCreate(SUNContext sunctx, int method);
+GEOMINT_SUNDIALS_EXPORT void* GeomintCreate(SUNContext sunctx, int method);
 /* q0, p0: serial N_Vectors of equal length n > 0, finite (copied). Discards any earlier problem
  * and resets the statistics. As in IDA, the consistency of (q0, p0) with the constraints is not
  * a setter's business: GeomintInit, GeomintReInit, GeomintSetConstraints and GeomintSetMass take
  * the state as it is and return GEOMINT_SUCCESS; GeomintEvolve refuses a state off the manifold
  * with GEOMINT_INCONSISTENT_STATE and its residuals, GeomintCalcIC projects it, and
  * GeomintGetConstraintResidual measures it. */
-int GeomintInit(void* mem, const GeomintCallbacks* callbacks, sunrealtype t0, N_Vector q0, N_Vector p0);
+GEOMINT_SUNDIALS_EXPORT int GeomintInit(void* mem, const GeomintCallbacks* callbacks, sunrealtype t0, N_Vector q0, N_Vector p0);
 /* Restarts from (t0, q0, p0) keeping the problem, settings and statistics (a new time grid from
  * t0); the state's consistency is checked by GeomintEvolve, as after GeomintInit. */
-int GeomintReInit(void* mem, sunrealtype t0, N_Vector q0, N_Vector p0);
+GEOMINT_SUNDIALS_EXPORT int GeomintReInit(void* mem, sunrealtype t0, N_Vector q0, N_Vector p0);
 /* Projects the current state onto the manifold (as IDACalcIC computes consistent initial
  * values): which = GEOMINT_CALCIC_Q_P or GEOMINT_CALCIC_P. The projected state becomes the
  * current state and the IDA reference's start. GEOMINT_INCONSISTENT_STATE if q is off g = 0
  * with GEOMINT_CALCIC_P; GEOMINT_SINGULAR_JACOBIAN or GEOMINT_NEWTON_FAIL if the projection
  * fails (the state is then unchanged). */
-int GeomintCalcIC(void* mem, int which);
-void GeomintFree(void** mem);
+GEOMINT_SUNDIALS_EXPORT int GeomintCalcIC(void* mem, int which);
+GEOMINT_SUNDIALS_EXPORT void GeomintFree(void** mem);
 
 /* ---- Optional and problem settings (after GeomintInit unless said otherwise) ---------------- */
-int GeomintSetMethod(void* mem, int method);  /* also before Init; switch method, state kept */
+GEOMINT_SUNDIALS_EXPORT int GeomintSetMethod(void* mem, int method);  /* also before Init; switch method, state kept */
 /* Also before Init; another pointer between GeomintEvolve calls starts the next step afresh
  * (nothing computed with the old data is reused). */
-int GeomintSetUserData(void* mem, void* user_data);
-int GeomintSetErrHandlerFn(void* mem, GeomintErrHandlerFn ehfun, void* eh_data); /* also before
+GEOMINT_SUNDIALS_EXPORT int GeomintSetUserData(void* mem, void* user_data);
+GEOMINT_SUNDIALS_EXPORT int GeomintSetErrHandlerFn(void* mem, GeomintErrHandlerFn ehfun, void* eh_data); /* also before
                                                   Init; NULL: none (the default: nothing printed) */
 /* Declares H = 1/2 p^T M^-1 p + V(q) with constant M = diag(mass), mass > 0: the stepper's
  * separable fast path (stage Newton matrix G M^-1 G^T, m x m). */
-int GeomintSetMass(void* mem, N_Vector mass);
+GEOMINT_SUNDIALS_EXPORT int GeomintSetMass(void* mem, N_Vector mass);
 /* m = rows of G (an m x n dense SUNMatrix, or a CSR sparse one with G's pattern); G is cloned.
  * A sparse G needs a separable H. Without constraints the steppers are unconstrained.
  * GeomintSetConstraints(mem, NULL, NULL, NULL) removes them. */
-int GeomintSetConstraints(void* mem, GeomintConstraintFn g, GeomintConstraintJacFn jac, SUNMatrix G);
+GEOMINT_SUNDIALS_EXPORT int GeomintSetConstraints(void* mem, GeomintConstraintFn g, GeomintConstraintJacFn jac, SUNMatrix G);
 /* A non-conservative force f (GeomintForceFn): dependence = GEOMINT_FORCE_POSITION or
  * GEOMINT_FORCE_GENERAL. f(t, ...) is evaluated at each stage's time. Taken by the constrained
  * PRK methods (ids 100-105; the others refuse a forced problem with GEOMINT_ILL_INPUT at
  * GeomintEvolve) and by the IDA reference. A velocity-dependent force with a sparse G is
  * GEOMINT_ILL_INPUT. force = NULL removes it. Its Jacobians, for Newton's matrix of the
  * general path, are forward differences. With a force the energy is no longer conserved. */
-int GeomintSetForce(void* mem, GeomintForceFn force, int dependence);
+GEOMINT_SUNDIALS_EXPORT int GeomintSetForce(void* mem, GeomintForceFn force, int dependence);
 /* Optional second derivatives for Newton's matrices (NULL: forward differences). */
-int GeomintSetHessianFns(void* mem, GeomintHessianFn h_qq, GeomintHessianFn h_qp, GeomintHessianFn h_pp);
-int GeomintSetConstraintHessianFn(void* mem, GeomintConstraintHessianFn fn);
+GEOMINT_SUNDIALS_EXPORT int GeomintSetHessianFns(void* mem, GeomintHessianFn h_qq, GeomintHessianFn h_qp, GeomintHessianFn h_pp);
+GEOMINT_SUNDIALS_EXPORT int GeomintSetConstraintHessianFn(void* mem, GeomintConstraintHessianFn fn);
 /* Required, also before Init: h != 0, finite. Its sign is the direction of integration. */
-int GeomintSetFixedStep(void* mem, sunrealtype h);
-int GeomintSetStageTolerance(void* mem, sunrealtype tol);    /* default 10 eps (near round-off) */
-int GeomintSetMaxStageIters(void* mem, int maxiters);        /* default 50                      */
-int GeomintSetConsistencyTolerance(void* mem, sunrealtype tol); /* default 1e-10 (scaled)       */
+GEOMINT_SUNDIALS_EXPORT int GeomintSetFixedStep(void* mem, sunrealtype h);
+GEOMINT_SUNDIALS_EXPORT int GeomintSetStageTolerance(void* mem, sunrealtype tol);    /* default 10 eps (near round-off) */
+GEOMINT_SUNDIALS_EXPORT int GeomintSetMaxStageIters(void* mem, int maxiters);        /* default 50                      */
+GEOMINT_SUNDIALS_EXPORT int GeomintSetConsistencyTolerance(void* mem, sunrealtype tol); /* default 1e-10 (scaled)       */
 /* IDASetMaxNumSteps: steps per GeomintEvolve call before GEOMINT_TOO_MUCH_WORK; 0 restores the
  * default 500, a negative value removes the limit. Also before Init. */
-int GeomintSetMaxNumSteps(void* mem, long int mxsteps);
+GEOMINT_SUNDIALS_EXPORT int GeomintSetMaxNumSteps(void* mem, long int mxsteps);
 /* IDASetStopTime: GeomintEvolve does not step past tstop (the step that would is shortened to
  * land on it) and returns GEOMINT_TSTOP_RETURN there; the stop time is then cleared.
  * GeomintClearStopTime clears it before. Also before Init. */
-int GeomintSetStopTime(void* mem, sunrealtype tstop);
-int GeomintClearStopTime(void* mem);
+GEOMINT_SUNDIALS_EXPORT int GeomintSetStopTime(void* mem, sunrealtype tstop);
+GEOMINT_SUNDIALS_EXPORT int GeomintClearStopTime(void* mem);
 /* A direct SUNLinearSolver (dense, band or KLU) with its SUNMatrix for the stage Newton
  * systems of the constrained PRK methods (ids 100-105), of order GeomintGetLinearSystemSize:
  * G M^-1 G^T (m x m) for a separable H without a velocity-dependent force (GEOMINT_FORCE_GENERAL),
@@ -225,7 +234,7 @@ int GeomintClearStopTime(void* mem);
  * constraints first: a solver of another order, or one given to a method that takes none, is
  * refused here (GEOMINT_ILL_INPUT; a later change of the problem that alters the order makes
  * GeomintEvolve refuse it). Not owned; NULL restores geomint's Eigen factorizations. */
-int GeomintSetLinearSolver(void* mem, SUNLinearSolver LS, SUNMatrix A);
+GEOMINT_SUNDIALS_EXPORT int GeomintSetLinearSolver(void* mem, SUNLinearSolver LS, SUNMatrix A);
 
 /* ---- Integration ------------------------------------------------------------------------------ */
 /* Fixed steps h on the grid t_grid + k h, t_grid the time of GeomintInit / GeomintReInit or of
@@ -243,7 +252,7 @@ int GeomintSetLinearSolver(void* mem, SUNLinearSolver LS, SUNMatrix A);
  * says why, *tret is the time of the last successful step and q, p hold the state there: the
  * failing step changed nothing (a root function that fails after a step leaves that step taken,
  * and q, p, *tret at its end). */
-int GeomintEvolve(void* mem, sunrealtype tout, N_Vector q, N_Vector p, sunrealtype* tret, int itask);
+GEOMINT_SUNDIALS_EXPORT int GeomintEvolve(void* mem, sunrealtype tout, N_Vector q, N_Vector p, sunrealtype* tret, int itask);
 
 /* ---- Dense output and roots (IDAGetDky, IDARootInit) ------------------------------------------- */
 /* The state (k = 0) or its time derivative (k = 1) at t inside the last step taken (serial,
@@ -252,7 +261,7 @@ int GeomintEvolve(void* mem, sunrealtype tout, N_Vector q, N_Vector p, sunrealty
  * ends, cubic for methods of order < 4, quintic above. The steps stay on their grid.
  * GEOMINT_BAD_T outside [t - h_last, t], GEOMINT_BAD_K for k other than 0, 1, GEOMINT_ILL_INPUT
  * before the first step. */
-int GeomintGetDky(void* mem, sunrealtype t, int k, N_Vector dky_q, N_Vector dky_p);
+GEOMINT_SUNDIALS_EXPORT int GeomintGetDky(void* mem, sunrealtype t, int k, N_Vector dky_q, N_Vector dky_p);
 /* Root functions g_i(t, q, p), i < nrtfn, written to gout; a nonzero return stops the
  * integration (< 0: GEOMINT_CALLBACK_FAIL, > 0: GEOMINT_CALLBACK_RECOVERABLE), and so does a
  * NaN in gout, at a grid point or on the extension inside a step (GEOMINT_ILL_INPUT). */
@@ -265,60 +274,60 @@ typedef int (*GeomintRootFn)(sunrealtype t, N_Vector q, N_Vector p, sunrealtype*
  * with a root at the same time are reported together; a root exactly at a grid point is
  * reported once; a function that is zero at the initial time is not reported there. nrtfn = 0
  * switches root finding off. user_data is the problem's (GeomintInit). */
-int GeomintRootInit(void* mem, int nrtfn, GeomintRootFn g);
+GEOMINT_SUNDIALS_EXPORT int GeomintRootInit(void* mem, int nrtfn, GeomintRootFn g);
 /* rootdir[i] = 1: report only roots where g_i increases, -1: decreases, 0: both (default). */
-int GeomintSetRootDirection(void* mem, const int* rootdir);
+GEOMINT_SUNDIALS_EXPORT int GeomintSetRootDirection(void* mem, const int* rootdir);
 /* After GEOMINT_ROOT_RETURN: rootsfound[i] = 1 (g_i rose through 0), -1 (fell), 0 (no root). */
-int GeomintGetRootInfo(void* mem, int* rootsfound);
+GEOMINT_SUNDIALS_EXPORT int GeomintGetRootInfo(void* mem, int* rootsfound);
 
 /* ---- Outputs ---------------------------------------------------------------------------------- */
-int GeomintGetCurrentTime(void* mem, sunrealtype* t);
+GEOMINT_SUNDIALS_EXPORT int GeomintGetCurrentTime(void* mem, sunrealtype* t);
 /* Copies the current state into q, p (serial, length n). */
-int GeomintGetCurrentState(void* mem, N_Vector q, N_Vector p);
+GEOMINT_SUNDIALS_EXPORT int GeomintGetCurrentState(void* mem, N_Vector q, N_Vector p);
 /* The multipliers of the index-2 (GGL) form, IDA's algebraic variables, consistent with the
  * current state (serial, length m): lambda from d/dt [G dH/dp] = 0, the constraint force being
  * -G^T lambda, and mu = (G G^T)^-1 G dH/dp, zero on the manifold up to round-off.
  * GEOMINT_INCONSISTENT_STATE off the manifold (scaled residual > 1e-10). */
-int GeomintGetCurrentMultipliers(void* mem, N_Vector lambda, N_Vector mu);
-int GeomintGetLastStep(void* mem, sunrealtype* hlast);     /* 0 before the first step       */
+GEOMINT_SUNDIALS_EXPORT int GeomintGetCurrentMultipliers(void* mem, N_Vector lambda, N_Vector mu);
+GEOMINT_SUNDIALS_EXPORT int GeomintGetLastStep(void* mem, sunrealtype* hlast);     /* 0 before the first step       */
 /* Scaled residuals of g(q) = 0 and G(q) dH/dp = 0 at the current state (consistency.hpp). */
-int GeomintGetConstraintResidual(void* mem, sunrealtype* position, sunrealtype* velocity);
-int GeomintGetEnergy(void* mem, sunrealtype* energy);       /* needs callbacks.hamiltonian    */
-int GeomintGetLinearSystemSize(void* mem, sunindextype* size);
+GEOMINT_SUNDIALS_EXPORT int GeomintGetConstraintResidual(void* mem, sunrealtype* position, sunrealtype* velocity);
+GEOMINT_SUNDIALS_EXPORT int GeomintGetEnergy(void* mem, sunrealtype* energy);       /* needs callbacks.hamiltonian    */
+GEOMINT_SUNDIALS_EXPORT int GeomintGetLinearSystemSize(void* mem, sunindextype* size);
 
 /* Statistics since GeomintInit (also before it: all 0). */
-int GeomintGetNumSteps(void* mem, long int* nsteps);
-int GeomintGetNumFailedSteps(void* mem, long int* nfails);  /* steps that failed, any reason  */
-int GeomintGetNumNewtonIters(void* mem, long int* niters);
+GEOMINT_SUNDIALS_EXPORT int GeomintGetNumSteps(void* mem, long int* nsteps);
+GEOMINT_SUNDIALS_EXPORT int GeomintGetNumFailedSteps(void* mem, long int* nfails);  /* steps that failed, any reason  */
+GEOMINT_SUNDIALS_EXPORT int GeomintGetNumNewtonIters(void* mem, long int* niters);
 /* Steps that failed because a Newton iteration did not converge (GEOMINT_NEWTON_FAIL). */
-int GeomintGetNumNewtonConvFails(void* mem, long int* nfails);
-int GeomintGetNumJacEvals(void* mem, long int* njevals);    /* Newton Jacobian refreshes      */
+GEOMINT_SUNDIALS_EXPORT int GeomintGetNumNewtonConvFails(void* mem, long int* nfails);
+GEOMINT_SUNDIALS_EXPORT int GeomintGetNumJacEvals(void* mem, long int* njevals);    /* Newton Jacobian refreshes      */
 /* Factorizations and solves of the stage Newton systems (and, for a separable H, of
  * G M^-1 G^T, which serves the momentum projection too) by the attached SUNLinearSolver or by
  * Eigen: the constrained PRK methods (100-105); 0 for 106, 300, 301, which solve their own
  * small systems (their Newton counters apply). */
-int GeomintGetNumLinSolvSetups(void* mem, long int* nsetups);
-int GeomintGetNumLinSolves(void* mem, long int* nsolves);
+GEOMINT_SUNDIALS_EXPORT int GeomintGetNumLinSolvSetups(void* mem, long int* nsetups);
+GEOMINT_SUNDIALS_EXPORT int GeomintGetNumLinSolves(void* mem, long int* nsolves);
 /* Evaluations of each callback: by steps, diagnostics and the IDA reference alike. */
-int GeomintGetNumGradientEvals(void* mem, long int* n_dh_dq, long int* n_dh_dp);
-int GeomintGetNumEnergyEvals(void* mem, long int* nevals);
-int GeomintGetNumConstraintEvals(void* mem, long int* n_g, long int* n_jac);
-int GeomintGetNumHessianEvals(void* mem, long int* n_qq, long int* n_qp, long int* n_pp,
+GEOMINT_SUNDIALS_EXPORT int GeomintGetNumGradientEvals(void* mem, long int* n_dh_dq, long int* n_dh_dp);
+GEOMINT_SUNDIALS_EXPORT int GeomintGetNumEnergyEvals(void* mem, long int* nevals);
+GEOMINT_SUNDIALS_EXPORT int GeomintGetNumConstraintEvals(void* mem, long int* n_g, long int* n_jac);
+GEOMINT_SUNDIALS_EXPORT int GeomintGetNumHessianEvals(void* mem, long int* n_qq, long int* n_qp, long int* n_pp,
                               long int* n_constraint);
-int GeomintGetNumForceEvals(void* mem, long int* nevals);  /* 0 without GeomintSetForce       */
-int GeomintGetNumGEvals(void* mem, long int* ngevals);     /* root function calls (IDAGetNumGEvals) */
+GEOMINT_SUNDIALS_EXPORT int GeomintGetNumForceEvals(void* mem, long int* nevals);  /* 0 without GeomintSetForce       */
+GEOMINT_SUNDIALS_EXPORT int GeomintGetNumGEvals(void* mem, long int* ngevals);     /* root function calls (IDAGetNumGEvals) */
 /* All of the above (and the time and step sizes) as IDAPrintAllStats prints IDA's: fmt =
  * SUN_OUTPUTFORMAT_TABLE (one "name = value" line each) or SUN_OUTPUTFORMAT_CSV (one line); an
  * int, so that any other value is a checked GEOMINT_ILL_INPUT (in C++ an out-of-range enum is
  * undefined behaviour). */
-int GeomintPrintAllStats(void* mem, FILE* outfile, int fmt);
+GEOMINT_SUNDIALS_EXPORT int GeomintPrintAllStats(void* mem, FILE* outfile, int fmt);
 
 /* The most recent failure on this block (GEOMINT_SUCCESS and "" if no call has failed). The
  * message is valid until the next failing call. */
-int GeomintGetLastFlag(void* mem, int* flag);
-int GeomintGetLastErrorMessage(void* mem, const char** message);
-const char* GeomintGetMethodName(int method);  /* e.g. "constrained_lobatto_4_3"; NULL if unknown */
-const char* GeomintGetReturnFlagName(int flag); /* e.g. "GEOMINT_NEWTON_FAIL"; static storage   */
+GEOMINT_SUNDIALS_EXPORT int GeomintGetLastFlag(void* mem, int* flag);
+GEOMINT_SUNDIALS_EXPORT int GeomintGetLastErrorMessage(void* mem, const char** message);
+GEOMINT_SUNDIALS_EXPORT const char* GeomintGetMethodName(int method);  /* e.g. "constrained_lobatto_4_3"; NULL if unknown */
+GEOMINT_SUNDIALS_EXPORT const char* GeomintGetReturnFlagName(int flag); /* e.g. "GEOMINT_NEWTON_FAIL"; static storage   */
 
 /* ---- IDA reference from the same callbacks ------------------------------------------------- */
 #define GEOMINT_IDA_GGL 0    /* stabilized index 2: g and G dH/dp held at all times */
@@ -361,14 +370,14 @@ typedef struct GeomintIDAStats {
   long int root_evals;          /* IDAGetNumGEvals          */
 } GeomintIDAStats;
 
-void GeomintIDADefaultOptions(GeomintIDAOptions* options);
+GEOMINT_SUNDIALS_EXPORT void GeomintIDADefaultOptions(GeomintIDAOptions* options);
 /* Integrates the problem attached to mem with IDA from the initial state of GeomintInit /
  * GeomintReInit / GeomintCalcIC through times[0] < ... < times[ntimes-1], writing the states to
  * q_out[i], p_out[i]. Does not touch the stepper's state. GEOMINT_IDA_FAIL if IDA failed. */
-int GeomintSolveIDA(void* mem, const GeomintIDAOptions* options, int ntimes, const sunrealtype* times,
+GEOMINT_SUNDIALS_EXPORT int GeomintSolveIDA(void* mem, const GeomintIDAOptions* options, int ntimes, const sunrealtype* times,
                     N_Vector* q_out, N_Vector* p_out, GeomintIDAStats* stats);
 /* Prints stats exactly as IDAPrintAllStats prints them for that IDA run (table or CSV). */
-int GeomintPrintIDAStats(const GeomintIDAStats* stats, FILE* outfile, int fmt);
+GEOMINT_SUNDIALS_EXPORT int GeomintPrintIDAStats(const GeomintIDAStats* stats, FILE* outfile, int fmt);
 
 /* ---- Lie-Poisson systems: y in g*, dy/dt = J(y) grad H(y) = -ad*_{grad H(y)} y -----------------
  * A lifecycle of its own, in the same style and with the same flags and conventions:
@@ -395,53 +404,53 @@ typedef int (*GeomintLieEnergyFn)(sunrealtype t, N_Vector y, sunrealtype* energy
 /* NULL only if sunctx is NULL or memory is exhausted. A method that is not a Lie-Poisson id
  * (GEOMINT_BAD_METHOD) or an unknown algebra id (GEOMINT_ILL_INPUT) is recorded in the block and
  * refused by GeomintLieInit. */
-void* GeomintLieCreate(SUNContext sunctx, int method, int algebra);
+GEOMINT_SUNDIALS_EXPORT void* GeomintLieCreate(SUNContext sunctx, int method, int algebra);
 /* grad_h is required; hamiltonian is required by the discrete-gradient methods (they evaluate
  * H), optional otherwise (GeomintLieGetEnergy). y0: serial, length = the algebra's dimension. */
-int GeomintLieInit(void* mem, GeomintLieGradientFn grad_h, GeomintLieEnergyFn hamiltonian, sunrealtype t0, N_Vector y0);
-int GeomintLieReInit(void* mem, sunrealtype t0, N_Vector y0);
-void GeomintLieFree(void** mem);
+GEOMINT_SUNDIALS_EXPORT int GeomintLieInit(void* mem, GeomintLieGradientFn grad_h, GeomintLieEnergyFn hamiltonian, sunrealtype t0, N_Vector y0);
+GEOMINT_SUNDIALS_EXPORT int GeomintLieReInit(void* mem, sunrealtype t0, N_Vector y0);
+GEOMINT_SUNDIALS_EXPORT void GeomintLieFree(void** mem);
 
-int GeomintLieSetUserData(void* mem, void* user_data);
-int GeomintLieSetErrHandlerFn(void* mem, GeomintErrHandlerFn ehfun, void* eh_data);
-int GeomintLieSetFixedStep(void* mem, sunrealtype h);  /* required, h != 0; its sign: direction */
+GEOMINT_SUNDIALS_EXPORT int GeomintLieSetUserData(void* mem, void* user_data);
+GEOMINT_SUNDIALS_EXPORT int GeomintLieSetErrHandlerFn(void* mem, GeomintErrHandlerFn ehfun, void* eh_data);
+GEOMINT_SUNDIALS_EXPORT int GeomintLieSetFixedStep(void* mem, sunrealtype h);  /* required, h != 0; its sign: direction */
 /* Newton tolerance of the implicit methods (default: the method's own, 1 to 16 ulps). */
-int GeomintLieSetStageTolerance(void* mem, sunrealtype tol);
-int GeomintLieSetMaxStageIters(void* mem, int maxiters);       /* default 50                       */
-int GeomintLieSetMaxNumSteps(void* mem, long int mxsteps);     /* as GeomintSetMaxNumSteps         */
-int GeomintLieSetStopTime(void* mem, sunrealtype tstop);       /* as GeomintSetStopTime            */
-int GeomintLieClearStopTime(void* mem);
+GEOMINT_SUNDIALS_EXPORT int GeomintLieSetStageTolerance(void* mem, sunrealtype tol);
+GEOMINT_SUNDIALS_EXPORT int GeomintLieSetMaxStageIters(void* mem, int maxiters);       /* default 50                       */
+GEOMINT_SUNDIALS_EXPORT int GeomintLieSetMaxNumSteps(void* mem, long int mxsteps);     /* as GeomintSetMaxNumSteps         */
+GEOMINT_SUNDIALS_EXPORT int GeomintLieSetStopTime(void* mem, sunrealtype tstop);       /* as GeomintSetStopTime            */
+GEOMINT_SUNDIALS_EXPORT int GeomintLieClearStopTime(void* mem);
 
 /* As GeomintEvolve: grid steps toward tout (itask GEOMINT_NORMAL or GEOMINT_ONE_STEP), the state
  * at an off-grid tout interpolated on the orbit, stop time and step limit alike; on failure *tret
  * and y are where the last successful step left them. */
-int GeomintLieEvolve(void* mem, sunrealtype tout, N_Vector y, sunrealtype* tret, int itask);
+GEOMINT_SUNDIALS_EXPORT int GeomintLieEvolve(void* mem, sunrealtype tout, N_Vector y, sunrealtype* tret, int itask);
 
 /* Dense output and roots as for the constrained lifecycle (GeomintGetDky, GeomintRootInit). The
  * continuous extension stays on the coadjoint orbit: y(t) = Ad*_{exp(-sigma(t))} y0 with sigma a
  * cubic Hermite polynomial in the algebra, so the Casimirs hold between grid points too. */
-int GeomintLieGetDky(void* mem, sunrealtype t, int k, N_Vector dky);
+GEOMINT_SUNDIALS_EXPORT int GeomintLieGetDky(void* mem, sunrealtype t, int k, N_Vector dky);
 typedef int (*GeomintLieRootFn)(sunrealtype t, N_Vector y, sunrealtype* gout, void* user_data);
-int GeomintLieRootInit(void* mem, int nrtfn, GeomintLieRootFn g);
-int GeomintLieSetRootDirection(void* mem, const int* rootdir);
-int GeomintLieGetRootInfo(void* mem, int* rootsfound);
+GEOMINT_SUNDIALS_EXPORT int GeomintLieRootInit(void* mem, int nrtfn, GeomintLieRootFn g);
+GEOMINT_SUNDIALS_EXPORT int GeomintLieSetRootDirection(void* mem, const int* rootdir);
+GEOMINT_SUNDIALS_EXPORT int GeomintLieGetRootInfo(void* mem, int* rootsfound);
 
-int GeomintLieGetCurrentTime(void* mem, sunrealtype* t);
-int GeomintLieGetCurrentState(void* mem, N_Vector y);
-int GeomintLieGetLastStep(void* mem, sunrealtype* hlast);
-int GeomintLieGetNumSteps(void* mem, long int* nsteps);
-int GeomintLieGetNumFailedSteps(void* mem, long int* nfails);
-int GeomintLieGetNumNewtonIters(void* mem, long int* niters);
-int GeomintLieGetNumNewtonConvFails(void* mem, long int* nfails);
-int GeomintLieGetNumEvals(void* mem, long int* n_grad, long int* n_energy); /* callbacks */
-int GeomintLieGetNumGEvals(void* mem, long int* ngevals);  /* root function calls */
-int GeomintLiePrintAllStats(void* mem, FILE* outfile, int fmt);
-int GeomintLieGetNumCasimirs(void* mem, int* count);
+GEOMINT_SUNDIALS_EXPORT int GeomintLieGetCurrentTime(void* mem, sunrealtype* t);
+GEOMINT_SUNDIALS_EXPORT int GeomintLieGetCurrentState(void* mem, N_Vector y);
+GEOMINT_SUNDIALS_EXPORT int GeomintLieGetLastStep(void* mem, sunrealtype* hlast);
+GEOMINT_SUNDIALS_EXPORT int GeomintLieGetNumSteps(void* mem, long int* nsteps);
+GEOMINT_SUNDIALS_EXPORT int GeomintLieGetNumFailedSteps(void* mem, long int* nfails);
+GEOMINT_SUNDIALS_EXPORT int GeomintLieGetNumNewtonIters(void* mem, long int* niters);
+GEOMINT_SUNDIALS_EXPORT int GeomintLieGetNumNewtonConvFails(void* mem, long int* nfails);
+GEOMINT_SUNDIALS_EXPORT int GeomintLieGetNumEvals(void* mem, long int* n_grad, long int* n_energy); /* callbacks */
+GEOMINT_SUNDIALS_EXPORT int GeomintLieGetNumGEvals(void* mem, long int* ngevals);  /* root function calls */
+GEOMINT_SUNDIALS_EXPORT int GeomintLiePrintAllStats(void* mem, FILE* outfile, int fmt);
+GEOMINT_SUNDIALS_EXPORT int GeomintLieGetNumCasimirs(void* mem, int* count);
 /* The algebra's Casimirs at the current state into casimirs[0 .. count-1]. */
-int GeomintLieGetCasimirs(void* mem, sunrealtype* casimirs);
-int GeomintLieGetEnergy(void* mem, sunrealtype* energy);    /* needs the hamiltonian callback */
-int GeomintLieGetLastFlag(void* mem, int* flag);
-int GeomintLieGetLastErrorMessage(void* mem, const char** message);
+GEOMINT_SUNDIALS_EXPORT int GeomintLieGetCasimirs(void* mem, sunrealtype* casimirs);
+GEOMINT_SUNDIALS_EXPORT int GeomintLieGetEnergy(void* mem, sunrealtype* energy);    /* needs the hamiltonian callback */
+GEOMINT_SUNDIALS_EXPORT int GeomintLieGetLastFlag(void* mem, int* flag);
+GEOMINT_SUNDIALS_EXPORT int GeomintLieGetLastErrorMessage(void* mem, const char** message);
 
 #ifdef __cplusplus
 }
