@@ -13,9 +13,9 @@
 // step. Newton's matrix is assembled densely from the second derivatives (the system's, in one
 // call per stage when it has hessians(), or forward differences).
 //
-// What a step costs in calls of the system (Lobatto 4_3 on a forced, damped pendulum at h = 0.01,
-// bench/sundials/bench_forced_pendulum: 3 iterations, 9 force and 6 ∇V calls per step, from 6.6,
-// 24 and 24):
+// What keeps a step's calls of the system few (Lobatto 4_3 on a forced, damped pendulum at
+// h = 0.01, bench/sundials/bench_forced_pendulum: 3 iterations, 9 force and 6 ∇V calls per
+// step):
 // - the guess extrapolates the last four steps' stage increments (see guess());
 // - the stage matrix is reassembled at every step's guess from that step's G(Q_j), Λ̃ and h with
 //   the second derivatives of H and of the force kept from the last full evaluation (an LU, no
