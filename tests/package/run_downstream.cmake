@@ -36,7 +36,8 @@ if(sundials_targets)
   execute_process(COMMAND ${CMAKE_COMMAND} -S ${DOWNSTREAM_SOURCE_DIR} -B ${WORK_DIR}/build-sundials
                   -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix ${compiler} ${hidden} -DGEOMINT_COMPONENTS=sundials
                   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(rc EQUAL 0 OR NOT "${out}${err}" MATCHES "sundials, sundials_static and ida need SUNDIALS 6.4")
+  string(REGEX REPLACE "[ \t\r\n]+" " " said "${out}${err}")  # CMake wraps the reason given
+  if(rc EQUAL 0 OR NOT said MATCHES "sundials, sundials_static and ida need SUNDIALS 6\\.4")
     message(FATAL_ERROR "find_package(geomint COMPONENTS sundials) without SUNDIALS: rc ${rc}\n${out}\n${err}")
   endif()
 endif()
