@@ -23,10 +23,9 @@
 //   are what goes stale fastest (G(Q_j) turns with the motion), the second derivatives enter
 //   multiplied by h. They are evaluated afresh when a solve contracted by less than
 //   `stale_contraction` from its reassembled matrix, or when Newton asks for a refresh;
-// - a momentum-free last stage (a_is = 0, Lobatto IIIB) has its ∂H/∂q and force evaluated once,
-//   at the end of the step: they enter p̂ only;
-// - the last stage's momentum enters no momentum equation (a_is = 0, Lobatto IIIB): its force
-//   and ∂²H/∂q² are not differentiated.
+// - a momentum-free last stage (a_is = 0, Lobatto IIIB) enters no momentum equation: its ∂H/∂q
+//   and force are evaluated once, at the end of the step (they enter p̂ only), and neither is
+//   differentiated.
 #pragma once
 
 #include <algorithm>
@@ -110,9 +109,6 @@ class general_stages {
     lu_.use(solver);
     have_jacobian_ = false;
   }
-  /// Full evaluations of the second derivatives so far (the rest of the stage matrices were
-  /// reassembled from them).
-  long second_derivative_evaluations() const { return second_evaluations_; }
 
   template <class Q0, class P0>
   void begin(const System& sys, const Q0& q0, const P0& p0, const jacobian_type& g0, double t, double h) {
@@ -204,7 +200,6 @@ class general_stages {
     const bool reuse = reassemble_ && have_second_;
     reassembled_ = reuse;
     reassemble_ = false;
-    if (!reuse) ++second_evaluations_;
     evaluate(z, derivatives::none);  // stage values and G(Q_j)
     auto& jm = lu_.system_matrix();
     jm.setIdentity();
@@ -393,7 +388,6 @@ class general_stages {
   bool reassemble_ = false;    // this step's first matrix is reassembled from kept_*
   bool reassembled_ = false;   // this step's solve started from a reassembled matrix
   bool last_momentum_free_;    // a_is = 0 for every i (Lobatto IIIB)
-  long second_evaluations_ = 0;
   double first_theta_ = 0;  // the last solve's first contraction factor (newton_report)
   vector<N> dhdq0_;  // ∇V(q0) of a separable H (have_dhdq0_: evaluated this step)
   bool have_dhdq0_ = false;
