@@ -81,6 +81,18 @@ class constrained_prk : public stepper_base<final_class<Final, constrained_prk<S
   bool symplectic() const { return check_prk_conditions(tableau_).symplectic(64 * std::numeric_limits<double>::epsilon()); }
   const partitioned_tableau<S>& tableau() const { return tableau_; }
 
+  /// The multipliers of the last step taken on a System: column i is Λ_i, the constraint force at
+  /// stage i being −G(Q_i, t_i)ᵀΛ_i (Hairer 2003, (2.6)–(2.8)); the last column is the end point's.
+  /// Each approximates λ(t_i) to the stage order; RATTLE's end and next start multipliers, at the
+  /// same point, average to second order (docs/constrained.md). Throws std::logic_error before a
+  /// step on a System.
+  template <class System>
+  matrix<System::constraint_size, S> last_multipliers() {
+    auto* cache = this->template find_cache<std::decay_t<System>>();
+    if (!cache) throw std::logic_error("geomint: last_multipliers: no step has been taken on this system type");
+    return cache->multipliers();
+  }
+
   template <class System, class X>
   static auto check_state(const System& sys, const X& x) {
     return require_pair_sizes<System::position_size>(x, sys.position_count(), "the position vector q", "the momentum vector p");

@@ -126,6 +126,8 @@ void to_metric_momentum(const System& sys, const Metric& w, const Q& q_state, P&
 template <class System, class Q, class P>
 void to_canonical_momentum(const System& sys, const Q& q_state, P& p_state) {
   using traits = system_traits<System>;
+  static_assert(!traits::rheonomic, "geomint: the Reich steppers' momentum representations take constraints "
+                                    "independent of t (driven ones: rattle, lobatto_iiia_iiib)");
   const int n = sys.position_count(), m = sys.constraint_count();
   require_size(q_state, n, "the position vector q");
   require_size(p_state, n, "the momentum vector p");
@@ -142,7 +144,7 @@ void to_canonical_momentum(const System& sys, const Q& q_state, P& p_state) {
     if (!gram.factorize(sys, g))
       throw step_error(failure_reason::singular_constraint_jacobian, std::numeric_limits<double>::quiet_NaN(), 0, 0, 0,
                        "to_canonical_momentum: G M⁻¹ Gᵀ is singular");
-    hidden.project_separable(sys, q, g, gram, p);
+    hidden.project_separable(system_at<System>(sys, 0.0), q, g, gram, p);
   } else {
     newton_statistics stats;
     hidden.project_general(system_at<System>(sys, 0.0), q, g, p, newton_options{}, stats,

@@ -1,7 +1,8 @@
 // Projection of a state onto the constraint manifold M = {g(q) = 0, G(q) ∂H/∂p = 0}, for users
 // whose initial data are only approximately consistent (the steppers reject such states).
 // Positions: Gauss–Newton steps q ← q − Gᵀ(GGᵀ)⁻¹ g(q), the Euclidean projection. Momenta:
-// p ← p − G(q)ᵀμ with G(q) ∂H/∂p(q, p) = 0, as at the end of every step.
+// p ← p − G(q)ᵀμ with G(q) ∂H/∂p(q, p) = 0 (+ ∂g/∂t for driven constraints), as at the end of
+// every step.
 //
 // manifold_projection<System> keeps its workspace: after the first call it does not allocate
 // (fixed-size dense G; with dynamic sizes the residuals it returns are dynamic vectors, built on
@@ -71,7 +72,7 @@ class manifold_projection {
     if constexpr (traits::separable) {
       if (!gram_.factorize(sys, jac_))
         fail(failure_reason::singular_constraint_jacobian, it, residual, "G M⁻¹ Gᵀ is singular");
-      hidden_.project_separable(sys, q_, jac_, gram_, p_);
+      hidden_.project_separable(at, q_, jac_, gram_, p_);
     } else {
       hidden_.project_general(at, q_, jac_, p_, newton_options{}, stats_,
                               newton_context{opt.t, 0, "project_to_manifold"});

@@ -45,6 +45,7 @@ class reduced_midpoint_cache {
                 "geomint: reduced_midpoint needs the system's constraint_hessian (the multipliers "
                 "of the reduced equations contain ∇²g)");
   static_assert(!traits::sparse_jacobian, "geomint: reduced_midpoint needs a dense constraint Jacobian");
+  static_assert(!traits::rheonomic, "geomint: reduced_midpoint does not take driven constraints (constraint_time_derivative); rattle, lobatto_iiia_iiib and constrained_symplectic_euler do");
 
  public:
   using unknowns = vector<Y>;

@@ -3,12 +3,15 @@
 //   position residual  max_k |g_k(q)| / (‖∇g_k(q)‖ ‖q‖)          (a relative length error)
 //   velocity residual  max_k |∇g_k(q)·q̇| / (‖∇g_k(q)‖ ‖q̇‖),  q̇ = ∂H/∂p  (cosine of the angle
 //                      between the velocity and the manifold's tangent space)
+// Driven constraints g(q, t) = 0 (system_traits::rheonomic) have the hidden constraint
+// G q̇ + ∂g/∂t = 0; its residual is max_k |∇g_k·q̇ + ∂g_k/∂t| / (‖∇g_k‖ ‖q̇‖ + |∂g_k/∂t|).
 #pragma once
 
 #include <cmath>
 #include <cstdio>
 #include <limits>
 #include <string>
+#include <type_traits>
 
 #include "geomint/core/step_error.hpp"
 #include "geomint/system/constrained_system.hpp"
@@ -35,6 +38,32 @@ double scaled_constraint_residual(const G& jac, const R& r, double scale) {
   }
   return worst;
 }
+/// The velocity residual of driven constraints: max_k |(G q̇)_k + ∂g_k/∂t| / (‖G_k‖ ‖q̇‖ + |∂g_k/∂t|),
+/// `gv` = G q̇ + ∂g/∂t, `rate` = ∂g/∂t; NaN if any of them is NaN.
+template <class G, class R>
+double scaled_driven_velocity_residual(const G& jac, const R& gv, const R& rate, double speed) {
+  double worst = 0;
+  for (Eigen::Index k = 0; k < gv.size(); ++k) {
+    const double ratio = safe_ratio(std::fabs(gv(k)), jac.row(k).norm() * speed + std::fabs(rate(k)));
+    if (std::isnan(ratio)) return ratio;
+    worst = std::fmax(worst, ratio);
+  }
+  return worst;
+}
+/// The velocity residual of (q, p) at time `at`: G q̇ (+ ∂g/∂t for driven constraints) in `gv`,
+/// q̇ = ∂H/∂p in `v`, ∂g/∂t in `rate` (untouched for constraints that do not depend on t).
+template <class At, class Q, class P, class Jac, class V, class Mv>
+double velocity_residual(const At& at, const Q& q, const P& p, const Jac& jac, V& v, Mv& gv, Mv& rate) {
+  at.dh_dp(q, p, v);
+  gv.noalias() = jac * v;
+  if constexpr (system_traits<std::decay_t<decltype(at.system())>>::rheonomic) {
+    at.constraint_time_derivative(q, rate);
+    gv += rate;
+    return scaled_driven_velocity_residual(jac, gv, rate, v.norm());
+  } else {
+    return scaled_constraint_residual(jac, gv, v.norm());
+  }
+}
 
 inline std::string describe_residuals(const constraint_residuals& r, double tol) {
   char buf[256];
@@ -48,7 +77,8 @@ inline std::string describe_residuals(const constraint_residuals& r, double tol)
 }  // namespace detail
 
 /// The check a constrained stepper makes on a fresh start, for a user's stepper too: the
-/// residuals of g(q) = 0 and of the hidden constraint G(q) ∂H/∂p = 0 at (q, p) and time t, and
+/// residuals of g(q) = 0 and of the hidden constraint G(q) ∂H/∂p = 0 (G ∂H/∂p + ∂g/∂t = 0 for
+/// driven constraints) at (q, p) and time t, and
 /// `require`, which throws step_error inconsistent_initial_state with both residuals in its
 /// message when either exceeds the tolerance. Its workspace is sized on first use: nothing is
 /// allocated after the first call with the same sizes.
@@ -68,10 +98,8 @@ class consistency_check {
     const system_at<System> at(sys, t);
     at.constraint(q_, g_);
     at.constraint_jacobian(q_, jac_);
-    at.dh_dp(q_, p_, v_);
-    gv_.noalias() = jac_ * v_;
     res.position = detail::scaled_constraint_residual(jac_, g_, q_.norm());
-    res.velocity = detail::scaled_constraint_residual(jac_, gv_, v_.norm());
+    res.velocity = detail::velocity_residual(at, q_, p_, jac_, v_, gv_, rate_);
     return res;
   }
 
@@ -87,11 +115,11 @@ class consistency_check {
  private:
   void resize(int n, int m) {
     q_.resize(n), p_.resize(n), v_.resize(n);
-    g_.resize(m), gv_.resize(m);
+    g_.resize(m), gv_.resize(m), rate_.resize(m);
     jac_.resize(m, n);
   }
   vector<traits::n> q_, p_, v_;
-  vector<traits::m> g_, gv_;
+  vector<traits::m> g_, gv_, rate_;
   typename traits::jacobian_type jac_;
 };
 

@@ -37,6 +37,11 @@
 //                                          //   dh_dq(t, q, p, out), constraint(t, q, out), …;
 //                                          //   the steppers pass the stage's time (the C
 //                                          //   module's systems; system/evaluation.hpp)
+//   void constraint_time_derivative(t, q, out) const;  // ∂g/∂t(q, t), m entries: the
+//                                          //   constraints are driven (rheonomic), g(q, t) = 0,
+//                                          //   and the hidden constraint is G ∂H/∂p + ∂g/∂t = 0;
+//                                          //   needs takes_time (docs/constrained.md, "Driven
+//                                          //   constraints")
 //
 // Missing second derivatives are replaced by forward differences of the first derivatives;
 // they only feed Newton's Jacobian, so the converged step does not depend on that choice.
@@ -107,6 +112,15 @@ struct has_mass_t<S, V, H, std::void_t<decltype(std::declval<const S&>().mass().
 template <class S, class V, class H>
 struct has_separable_t : std::bool_constant<has_potential_gradient_t<S, V, H>::value && has_mass_t<S, V, H>::value> {};
 
+// ∂g/∂t takes the time whether or not the system declares takes_time (which it must: the
+// traits refuse one that does not, rather than ignore its ∂g/∂t).
+template <class S, class V, class = void>
+struct has_constraint_time_derivative_t : std::false_type {};
+template <class S, class V>
+struct has_constraint_time_derivative_t<S, V, std::void_t<decltype(std::declval<const S&>().constraint_time_derivative(
+                                                 0.0, std::declval<const V&>(), std::declval<vector<S::constraint_size>&>()))>>
+    : std::true_type {};
+
 template <class S, class = void>
 struct has_jacobian_type_t : std::false_type {};
 template <class S>
@@ -151,6 +165,11 @@ struct system_traits {
                 "(with_position_force does both); without it the force would be ignored");
   /// H = ½ pᵀM⁻¹p + V(q) with constant M: the steppers' fast path applies.
   static constexpr bool separable = detail::has_separable_t<System, vector_type, hessian_type>::value;
+  /// The constraints depend on the time, g(q, t) = 0: the system gives ∂g/∂t.
+  static constexpr bool rheonomic = detail::has_constraint_time_derivative_t<System, vector_type>::value;
+  static_assert(!rheonomic || takes_time_v<System>,
+                "geomint: a system with driven constraints (constraint_time_derivative) must take the time "
+                "in every function (static constexpr bool takes_time = true)");
 };
 
 

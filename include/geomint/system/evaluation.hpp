@@ -53,6 +53,7 @@ class system_at {
   GEOMINT_FORWARD_AT_TIME(constraint)
   GEOMINT_FORWARD_AT_TIME(constraint_jacobian)
   GEOMINT_FORWARD_AT_TIME(constraint_hessian)
+  GEOMINT_FORWARD_AT_TIME(constraint_time_derivative)
   GEOMINT_FORWARD_AT_TIME(potential_gradient)
 #undef GEOMINT_FORWARD_AT_TIME
   /// The non-conservative force at this time (it takes the time in every system).

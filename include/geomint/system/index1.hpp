@@ -3,12 +3,18 @@
 //
 //   (G H_pp Gᵀ) λ = [vᵀ∇²g_k v]_k + G H_pq v + G H_pp (f − ∂H/∂q),   v = ∂H/∂p,
 //
+// plus, for driven constraints g(q, t) = 0 (hidden constraint G v + ∂g/∂t = 0), the terms
+// 2 (∂G/∂t) v + ∂²g/∂t² = d/ds [G(q, t + s) v + ∂g/∂t(q + s v, t + s)] at s = 0, by a central
+// difference in s (the system gives ∂g/∂t only; the difference's O(δ²) error is far below the
+// interpolation error of the dense output that uses it).
+//
 // turn (2.1) into an ODE for (q, p). This is what users integrate with a standard ODE solver
 // today; its solutions drift off g = 0 (the constraints are only invariants). geomint uses it
 // as the "odeint / IDA index-1" baseline.
 #pragma once
 
 #include <Eigen/LU>
+#include <cmath>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -52,6 +58,7 @@ class index1_vector_field {
       dense_g_ = g_;
       // right-hand side: [vᵀ∇²g_k v]_k + G H_pq v + G H_pp (f − H_q)
       curvature(sys);
+      if constexpr (traits::rheonomic) driving_terms(t);
       second_.mixed_and_momentum(sys, q_, p_, hqq_, hess_, hpp_);
       // (noalias: products of dynamic size added without a temporary; nothing is allocated here)
       work_.noalias() = hess_.transpose() * v_;  // H_pq v, H_pq = ∂(∂H/∂p)/∂q = H_qpᵀ
@@ -86,6 +93,7 @@ class index1_vector_field {
     rhs_.resize(m);
     lambda_.resize(m);
     unit_.resize(m);
+    rate_.resize(m);
     hess_.resize(n, n);
     hqq_.resize(n, n);
     hpp_.resize(n, n);
@@ -117,12 +125,25 @@ class index1_vector_field {
     }
   }
 
+  /// rhs_ += 2 (∂G/∂t) v + ∂²g/∂t² (see above).
+  void driving_terms(double t) {
+    const double d = 1e-5 * std::fmax(std::fabs(t), 1.0);
+    for (const double s : {d, -d}) {
+      const system_at<System> at(*sys_, t + s);
+      at.constraint_jacobian(q_, g_);
+      qs_ = q_ + s * v_;
+      at.constraint_time_derivative(qs_, rate_);
+      rate_.noalias() += g_ * v_;
+      rhs_.noalias() += (s > 0 ? 1 / (2 * d) : -1 / (2 * d)) * rate_;
+    }
+  }
+
   const System* sys_;
   int m_ = 0;
   vector<N> q_, p_, v_, f_, work_, qs_;
   typename traits::jacobian_type g_, g2_;
   matrix<M, N> dense_g_;
-  vector<M> rhs_, lambda_, unit_;
+  vector<M> rhs_, lambda_, unit_, rate_;
   matrix<N, N> hess_, hqq_, hpp_;  // hqq_: scratch for hessians(), which forms ∂²H/∂q² too
   matrix<M, N> w_;
   matrix<M, M> a_;

@@ -27,6 +27,7 @@ struct takes_variational_system {
   static_assert(!traits::has_force,
                 "geomint: shake and the variational steppers integrate conservative systems only: the force "
                 "(with_force, with_position_force) would be ignored; use rattle or lobatto_iiia_iiib");
+  static_assert(!traits::rheonomic, "geomint: shake (and the variational steppers) does not take driven constraints (constraint_time_derivative); rattle, lobatto_iiia_iiib and constrained_symplectic_euler do");
   static constexpr bool value = true;
 };
 }  // namespace detail

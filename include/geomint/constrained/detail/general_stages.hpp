@@ -298,6 +298,17 @@ class general_stages {
   }
 
   const matrix<M, S - 1>& multipliers() const { return lambda_; }
+  /// After finish, for driven constraints: Σ_{k<s} b_k ∂g/∂t(Q_k, t0 + c_k h)·Λ̃_k, the work the
+  /// stage multipliers' constraint forces do (the extended phase space's energy change).
+  double stage_work() {
+    double w = 0;
+    for (int k = 0; k < S - 1 && m_ > 0; ++k) {
+      work_ = q_.col(k);
+      system_at<System>(*sys_, stage_time(k)).constraint_time_derivative(work_, gval_);
+      w += t_.b(k) * gval_.dot(lambda_.col(k));
+    }
+    return w;
+  }
   /// Forget the factorization, the second derivatives and the previous step (another system or
   /// a fresh start).
   void invalidate() {

@@ -2,6 +2,8 @@
 // hidden constraint G(q1) ∂H/∂p(q1, p1) = 0 holds (Hairer 2003, (2.8) with the free Λ_s, and
 // Example 2.3 when b_s = 0). Linear for separable H (one solve with S = G M⁻¹ Gᵀ), a small
 // Newton iteration in μ otherwise (matrix −G ∂²H/∂p² Gᵀ). Also used by project_to_manifold.
+// Driven constraints g(q, t) = 0 have the hidden constraint G ∂H/∂p + ∂g/∂t = 0 at t1: the
+// extended phase space's, with t a position whose velocity is 1 (docs/constrained.md).
 #pragma once
 
 #include <cmath>
@@ -29,6 +31,7 @@ class hidden_constraint_solver {
     mu_.resize(m);
     mu0_.resize(m);
     r_.resize(m);
+    rate_.resize(m);
     if constexpr (!traits::separable) {
       hpp_.resize(n, n);
       w_.resize(m, n);
@@ -37,9 +40,11 @@ class hidden_constraint_solver {
     }
   }
 
-  /// Separable H: p ← p − Gᵀ S⁻¹ G M⁻¹ p, with S = G M⁻¹ Gᵀ already factorized in `gram`.
+  /// Separable H: p ← p − Gᵀ S⁻¹ (G M⁻¹ p + ∂g/∂t), with S = G M⁻¹ Gᵀ already factorized in
+  /// `gram` (∂g/∂t at q and the time of `sys`, for driven constraints).
   template <class Q>
-  void project_separable(const System& sys, const Q&, const jacobian_type& g, constraint_gram<System>& gram, vector<N>& p) {
+  void project_separable(const system_at<System>& sys, const Q& q, const jacobian_type& g, constraint_gram<System>& gram,
+                         vector<N>& p) {
     if (m_ == 0) return;
     if constexpr (traits::sparse_jacobian) {
       sys.mass().apply_inverse(p, v_);
@@ -47,15 +52,20 @@ class hidden_constraint_solver {
     } else {
       mu_.noalias() = gram.weighted_jacobian() * p;  // G M⁻¹ p
     }
+    if constexpr (traits::rheonomic) {
+      sys.constraint_time_derivative(q, rate_);
+      mu_ += rate_;
+    }
     gram.solve_in_place(mu_);
     p.noalias() -= g.transpose() * mu_;
   }
 
-  /// General H: Newton on μ for G ∂H/∂p(q, p̂ − Gᵀμ) = 0, H at the time of `sys`.
+  /// General H: Newton on μ for G ∂H/∂p(q, p̂ − Gᵀμ) (+ ∂g/∂t) = 0, H at the time of `sys`.
   template <class Q>
   void project_general(const system_at<System>& sys, const Q& q, const jacobian_type& g, vector<N>& p,
                        const newton_options& opt, newton_statistics& stats, const newton_context& ctx) {
     if (m_ == 0) return;
+    if constexpr (traits::rheonomic) sys.constraint_time_derivative(q, rate_);
     newton_context c = ctx;
     c.what = "hidden constraint G(q1) ∂H/∂p(q1, p1) = 0";
     problem<Q> pr{*this, sys, q, g, p, c};
@@ -64,6 +74,11 @@ class hidden_constraint_solver {
     newton_solve(pr, mu_, mu0_, r_, opt, stats, c);
     p.noalias() -= g.transpose() * mu_;
   }
+
+  /// The last projection's μ (p1 = p̂ − G(q1)ᵀμ).
+  const vector<M>& multiplier() const { return mu_; }
+  /// ∂g/∂t at the last projection's q and time (driven constraints only).
+  const vector<M>& constraint_rate() const { return rate_; }
 
  private:
   template <class Q>
@@ -80,6 +95,7 @@ class hidden_constraint_solver {
       s.p_.noalias() -= g.transpose() * mu;
       sys.dh_dp(q, s.p_, s.v_);
       r.noalias() = g * s.v_;
+      if constexpr (traits::rheonomic) r += s.rate_;
     }
     bool has_jacobian() const { return s.lu_valid_; }
     void update_jacobian(const vector<M>& mu) {  // ∂r/∂μ = −G ∂²H/∂p² Gᵀ
@@ -104,7 +120,7 @@ class hidden_constraint_solver {
   int n_ = 0, m_ = 0;
   bool lu_valid_ = false;
   vector<N> v_, p_;
-  vector<M> mu_, mu0_, r_;
+  vector<M> mu_, mu0_, r_, rate_;
   matrix<N, N> hpp_;
   matrix<M, N> w_;
   dense_lu<M> lu_;

@@ -7,7 +7,11 @@
 //   3. p1 = p̂ − G(q1)ᵀμ with G(q1) ∂H/∂p(q1, p1) = 0 (the free Λ_s; Example 2.3 when b_s = 0).
 // ∇V, G and the factorized G M⁻¹ Gᵀ at the end point of a step serve the next step when the core
 // says it continues the last one (core/step_record.hpp) — with a position force, ∇V − f(t1, q1)
-// only for a step that starts at t1.
+// only for a step that starts at t1, and so for every system whose functions take the time.
+// Driven constraints g(q, t) = 0 (system_traits::rheonomic) are the extended phase space's
+// (docs/constrained.md): the stages already see their times, the hidden constraint gains ∂g/∂t,
+// and the work of the constraint forces, h Σ b_i ∂g/∂t(Q_i, t_i)·Λ_i, is the step's
+// constrained_statistics::driving_work.
 #pragma once
 
 #include <type_traits>
@@ -45,8 +49,9 @@ class prk_cache {
   using traits = system_traits<System>;
   static constexpr int N = traits::n, M = traits::m;
   static constexpr bool fast_path = traits::separable && (!traits::has_force || traits::has_position_force);
-  // The cached ∇V(q1) holds f(t1, q1): a step continues only from t1.
-  static constexpr bool time_keyed = traits::separable && traits::has_position_force;
+  // The cached ∇V(q1) holds f(t1, q1), the cached G(q1) is G(q1, t1) when the system takes the
+  // time: a step continues only from t1.
+  static constexpr bool time_keyed = (traits::separable && traits::has_position_force) || takes_time_v<System>;
   static constexpr bool general_path = !traits::sparse_jacobian;
   static constexpr bool has_inverse_diagonal = has_inverse_diagonal_t<System>::value;
   static_assert(fast_path || general_path,
@@ -60,6 +65,11 @@ class prk_cache {
   using context = step_context<constrained_options, constrained_statistics>;
 
  public:
+  /// The last step's multipliers Λ_1..Λ_s (column i: the constraint force at stage i is
+  /// −G(Q_i, t_i)ᵀΛ_i, Hairer 2003, (2.6)–(2.8); the last column belongs to the end point's
+  /// hidden constraint). Each approximates λ(t_i) to the stage order (docs/constrained.md).
+  const matrix<M, S>& multipliers() const { return multipliers_; }
+
   /// Without constraints nothing kept depends on p (no hidden constraint to check).
   /// The explicit step compares q0 with the last end positions in its first loop.
   static constexpr reuse kept = (M == 0 ? reuse::positions | reuse::compared_in_advance : reuse::state) |
@@ -86,11 +96,9 @@ class prk_cache {
       const system_at<System> at(sys, c.t);
       at.constraint_jacobian(q, g0());
       at.constraint(q, gval_);
-      at.dh_dp(q, p, v_);
-      gv_.noalias() = g0() * v_;
       constraint_residuals res;
       res.position = scaled_constraint_residual(g0(), gval_, q.norm());
-      res.velocity = scaled_constraint_residual(g0(), gv_, v_.norm());
+      res.velocity = velocity_residual(at, q, p, g0(), v_, gv_, rate_);
       if (!(res.position <= c.options.consistency_tolerance && res.velocity <= c.options.consistency_tolerance))
         throw step_error(failure_reason::inconsistent_initial_state, c.t, c.h, 0, std::fmax(res.position, res.velocity),
                          describe_residuals(res, c.options.consistency_tolerance));
@@ -167,6 +175,8 @@ class prk_cache {
     force_.resize(n);
     gval_.resize(m);
     gv_.resize(m);
+    rate_.resize(m);
+    multipliers_.setZero(m, S);
     for (auto& g : jac_) g.resize(m, n);
     gram_.resize(n, m);
     hidden_.resize(n, m);
@@ -185,6 +195,20 @@ class prk_cache {
       zg0_.resize(k);
       rg_.resize(k);
     }
+  }
+
+  /// The step's driving work: the stage multipliers' part and the final multiplier's,
+  /// ∂g/∂t(q1, t1)·μ (p1 = p̂ − G(q1)ᵀμ).
+  void record_work(double stage_work, const context& c) {
+    if (m_ > 0) c.stats.driving_work += stage_work + hidden_.constraint_rate().dot(hidden_.multiplier());
+  }
+  /// Λ_1..Λ_s in force units from Λ̃_k = h²Λ_k and μ = h b_s Λ_s (μ = hΛ_s when b_s = 0,
+  /// Hairer's Example 2.3).
+  void record_multipliers(double h) {
+    if (m_ == 0) return;
+    multipliers_.template leftCols<S - 1>() = lambda_separable_ / (h * h);
+    const double bs = tableau_.b(S - 1);
+    multipliers_.col(S - 1) = hidden_.multiplier() / (bs != 0 ? h * bs : h);
   }
 
   static step_error singular_gram(const context& c) {
@@ -252,9 +276,11 @@ class prk_cache {
     separable_.finish(zs_, p, grad0(), q1, grad1(), g1(), p1);
     if (m_ > 0) {
       if (!gram_.factorize(sys, g1())) throw singular_gram(c);
-      hidden_.project_separable(sys, q1, g1(), gram_, p1);
+      hidden_.project_separable(system_at<System>(sys, c.t + c_end_ * c.h), q1, g1(), gram_, p1);
     }
     lambda_separable_ = separable_.multipliers();
+    if constexpr (traits::rheonomic) record_work(separable_.stage_work(), c);
+    record_multipliers(c.h);
     return true;
   }
 
@@ -283,12 +309,14 @@ class prk_cache {
         if constexpr (fast_path) net_gradient(sys, c.t + c_end_ * c.h, q1, grad1(), force_);
         if (m_ > 0) {
           if (!gram_.factorize(sys, g1())) throw singular_gram(c);
-          hidden_.project_separable(sys, q1, g1(), gram_, p1);
+          hidden_.project_separable(at_end, q1, g1(), gram_, p1);
         }
       } else {
         hidden_.project_general(at_end, q1, g1(), p1, c.options.newton, c.stats.newton, ctx);
       }
       lambda_separable_ = general_.multipliers() * c.h;  // Λ̃ = h²Λ from Λ̃ = hΛ
+      if constexpr (traits::rheonomic) record_work(general_.stage_work(), c);
+      record_multipliers(c.h);
     }
     return advance_result::done;
   }
@@ -301,7 +329,8 @@ class prk_cache {
   owned_linear_solver made_solver_;  // from constrained_options::linear_solver_factory
   vector<N> v_, force_;
   vector<N> grad_[2];  // ∇V at the start and end of a step: grad_[start_], grad_[1 − start_]
-  vector<M> gval_, gv_;
+  vector<M> gval_, gv_, rate_;
+  matrix<M, S> multipliers_;  // Λ_1..Λ_s of the last step
   jacobian_type jac_[2];  // G at the start and end of a step
   int start_ = 0;
   jacobian_type& g0() { return jac_[start_]; }

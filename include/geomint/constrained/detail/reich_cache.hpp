@@ -45,6 +45,7 @@ class reich_cache {
   using jacobian_type = typename traits::jacobian_type;
   static_assert(!traits::has_force,
                 "geomint: reich_constrained is defined for conservative systems only (no force(t, q, p))");
+  static_assert(!traits::rheonomic, "geomint: reich_constrained does not take driven constraints (constraint_time_derivative); rattle, lobatto_iiia_iiib and constrained_symplectic_euler do");
   static_assert(!traits::sparse_jacobian,
                 "geomint: reich_constrained needs a dense constraint Jacobian (use rattle for sparse chains)");
   using multiplier_type = std::conditional_t<separable, reich_multiplier_problem<System>, int>;

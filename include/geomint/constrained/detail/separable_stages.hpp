@@ -195,6 +195,17 @@ class separable_stages {
   }
 
   const matrix<M, S - 1>& multipliers() const { return lambda_; }
+  /// After finish, for driven constraints: Σ_{k<s} (b_k/h) ∂g/∂t(Q_k, t0 + c_k h)·Λ̃_k, the work
+  /// the stage multipliers' constraint forces do (the extended phase space's energy change).
+  double stage_work() {
+    double w = 0;
+    for (int k = 0; k < S - 1 && m_ > 0; ++k) {
+      work_n_ = q_.col(k);
+      system_at<System>(*sys_, stage_time(k)).constraint_time_derivative(work_n_, rhs_m_);
+      w += (b_(k) / h_) * rhs_m_.dot(lambda_.col(k));
+    }
+    return w;
+  }
 
  private:
   void unpack(const unknowns& z) {

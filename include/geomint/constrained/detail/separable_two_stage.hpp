@@ -46,6 +46,10 @@ class separable_two_stage {
     y_effect_.resize(n);
     force_.resize(n);
     lambda_.resize(m);
+    if constexpr (traits::rheonomic) {
+      q0_.resize(n);
+      rate_.resize(m);
+    }
     if constexpr (!traits::sparse_jacobian) bw_.resize(n, m);
   }
   int unknown_count() const { return m_; }
@@ -54,7 +58,9 @@ class separable_two_stage {
   void begin(const System& sys, const Q0& q0, const P0& p0, const vector<N>& grad0, const jacobian_type& g0,
              constraint_gram<System>& gram0, double t, double h) {
     sys_ = &sys;
+    t0_ = t;
     t1_ = t + c2_ * h;
+    if constexpr (traits::rheonomic) q0_ = q0;
     g0_ = &g0;
     gram_ = &gram0;
     h_ = h;
@@ -107,6 +113,13 @@ class separable_two_stage {
     lambda_ = z;
   }
   const vector<M>& multipliers() const { return lambda_; }
+  /// After finish, for driven constraints: (b_1/h) ∂g/∂t(q0, t0)·Λ̃, the work the first stage's
+  /// constraint force does (the extended phase space's energy change).
+  double stage_work() {
+    if (m_ == 0) return 0;
+    system_at<System>(*sys_, t0_).constraint_time_derivative(q0_, rate_);
+    return (b_(0) / h_) * rate_.dot(lambda_);
+  }
 
   /// Newton with the exact Jacobian J(z) = −B G(Q(z)) M⁻¹G0ᵀ, factorized by Eigen's sparse LU
   /// (sparse G only). The fixed matrix −B S0 of the iteration above contracts only while G(Q) is
@@ -194,12 +207,14 @@ class separable_two_stage {
   double coupling_, minus_inverse_coupling_, c2_;
   vector<2> b_;
   int m_ = 0;
-  double h_ = 0, t1_ = 0, inverse_q_scale_ = 1, effect_ = 0;
+  double h_ = 0, t0_ = 0, t1_ = 0, inverse_q_scale_ = 1, effect_ = 0;
   const System* sys_ = nullptr;
   const jacobian_type* g0_ = nullptr;
   constraint_gram<System>* gram_ = nullptr;
   vector<N> q_free_, q_, work_, y_effect_, force_;
   vector<M> lambda_;
+  vector<N> q0_;    // q0 and ∂g/∂t there (driven constraints: stage_work)
+  vector<M> rate_;
   matrix<N, M> bw_;  // B M⁻¹G0ᵀ
   bool bw_dense_ = false;
   anderson_workspace acceleration_;  // the fixed-matrix iteration's history (sparse G)

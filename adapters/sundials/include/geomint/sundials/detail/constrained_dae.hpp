@@ -51,6 +51,8 @@ class constrained_dae final : public dae_model {
   // The sparse Jacobian keeps M⁻¹ only (no ∂²H or ∂f blocks): separable H, force f(t, q) if any.
   static_assert(!sparse || (traits::separable && (!traits::has_force || traits::has_position_force)),
                 "geomint: a sparse constraint Jacobian needs a separable system, with a position force if any");
+  static_assert(!traits::rheonomic, "geomint: the IDA references take constraints independent of t (the residuals "
+                                    "above have no ∂g/∂t); driven constraints: rattle, lobatto_iiia_iiib");
   using jacobian_type = typename traits::jacobian_type;
 
  public:
