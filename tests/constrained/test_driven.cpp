@@ -15,6 +15,7 @@
 #include <Eigen/Dense>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 #include <vector>
 
 #include "geomint/compose/composition.hpp"
@@ -172,6 +173,8 @@ BOOST_AUTO_TEST_CASE(the_hoops_relative_equilibrium_stays_put_to_second_order) {
     }
     return worst;
   };
+  // No relative equilibrium off the bottom when Rω² ≤ γ.
+  BOOST_TEST(std::isnan(bead_on_rotating_hoop({1.0, 1.0, 3.0, 9.81}).equilibrium_angle()));
   const double coarse = deviation(0.01), fine = deviation(0.005);
   BOOST_TEST_MESSAGE("hoop equilibrium: largest deviation " << coarse << " (h = 0.01), " << fine << " (h = 0.005)");
   BOOST_TEST(coarse < 1e-3);
@@ -194,6 +197,23 @@ BOOST_AUTO_TEST_CASE(the_multipliers_are_the_constraint_forces) {
   const double coarse = mean_error(100), fine = mean_error(200);
   BOOST_TEST(coarse < 1e-3 * 2 * 2 * 7);  // λ ≈ −2mωṙ ≈ −28 at t = 1
   BOOST_TEST(std::log2(coarse / fine) == 2.0, boost::test_tools::tolerance(0.1));
+
+  // Symplectic Euler (b_s = 0): its two columns act at (nearly) the same configuration, each
+  // with weight h, and neither alone is λ; their sum is, to first order.
+  auto euler_error = [&](int n) {
+    const double h = 1.0 / n;
+    constrained_symplectic_euler<state2> stepper;
+    run(stepper, rod, rod.exact_state(0, 1.0, 0.3), 1.0, n);
+    const auto lambda = stepper.last_multipliers<bead_on_rotating_rod>();
+    return std::fabs(lambda(0, 0) + lambda(0, 1) - rod.exact_multiplier(1.0 - h, 1.0, 0.3));
+  };
+  const double euler_coarse = euler_error(100), euler_fine = euler_error(200);
+  BOOST_TEST_MESSAGE("symplectic Euler: the columns' sum misses λ by " << euler_coarse << ", " << euler_fine);
+  BOOST_TEST(euler_coarse < 0.05 * 33.5);                // λ ≈ −33.5 at t = 1
+  BOOST_TEST(std::log2(euler_coarse / euler_fine) > 0.9);  // at least first order
+
+  // Before a step there are no multipliers to read.
+  BOOST_CHECK_THROW(rattle<state2>().last_multipliers<bead_on_rotating_rod>(), std::logic_error);
 
   // Two particles pulled apart at a constant rate: the tension L²/(μd³) from the multiplier,
   // the distance exact at every step, the angular momentum conserved to round-off.
