@@ -25,6 +25,13 @@ struct constrained_options : solver_options {
   /// Makes the external solver of each stepper copy (its first fresh start with a system calls
   /// it; copies never share what it made). Used when linear_solver is null.
   std::function<std::unique_ptr<external_linear_solver>()> linear_solver_factory;
+  /// Redundant constraints (dense G, separable H; RATTLE, Lobatto, symplectic Euler): 0 (the
+  /// default) refuses a singular G M⁻¹ Gᵀ with singular_constraint_jacobian; a positive value
+  /// factorizes it by a complete orthogonal decomposition that takes pivots below
+  /// rank_tolerance × the largest as zero and solves for the minimum-norm multipliers. 1e-10
+  /// suits constraints redundant everywhere (Bricard's mechanism, a constraint given twice); a
+  /// configuration where G only momentarily loses rank is better refused (docs/constrained.md).
+  double rank_tolerance = 0;
 };
 
 struct constrained_statistics : solver_statistics {
@@ -35,6 +42,9 @@ struct constrained_statistics : solver_statistics {
   /// With H independent of t, H(t) − H(t0) − driving_work is the extended phase space's energy
   /// error: bounded, without drift, O(h^p) (docs/constrained.md).
   double driving_work = 0;
+  /// The rank of G M⁻¹ Gᵀ at the last factorization (separable H): the constraint count m, or
+  /// less when redundant constraints were solved (constrained_options::rank_tolerance).
+  int constraint_rank = 0;
 };
 
 /// Order of the stage Newton matrix that constrained_options::linear_solver receives;

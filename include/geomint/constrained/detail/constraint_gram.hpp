@@ -2,8 +2,14 @@
 // the matrix of RATTLE's position iteration and of its momentum projection. Dense G uses a
 // dense factorization; sparse G (long chains) assembles S in a fixed pattern without
 // allocating and factors it with a sparse LDLᵀ, O(m) for banded S.
+//
+// Redundant constraints (dense G): when S is singular and a rank tolerance is given, S is
+// factorized by a complete orthogonal decomposition instead and solved for the minimum-norm
+// solution, S⁺r. The constraint force Gᵀλ is then the unique one; λ is the minimum-norm
+// multiplier among those that give it (docs/constrained.md, "Redundant constraints").
 #pragma once
 
+#include <Eigen/QR>
 #include <algorithm>
 #include <stdexcept>
 #include <vector>
@@ -26,30 +32,65 @@ class constraint_gram<System, false> {
   void resize(int n, int m) {
     w_.resize(m, n);
     ldlt_.resize(m);
+    rank_ = m;
+    if constexpr (M != 0) {
+      scratch_.resize(m);
+      cod_ = cod_type(m, m);
+    }
   }
   /// Factorize S with `solver` instead of Eigen (null: Eigen's).
-  void use(external_linear_solver* solver) { ldlt_.use(solver); }
-  /// Assembles S = G M⁻¹ Gᵀ and factorizes it; false if S is singular.
-  bool factorize(const System& sys, const typename traits::jacobian_type& g) { return factorize_with(sys.mass(), g); }
+  void use(external_linear_solver* solver) { external_ = solver; ldlt_.use(solver); }
+  /// Assembles S = G M⁻¹ Gᵀ and factorizes it; false if S is singular. With rank_tolerance > 0
+  /// (and Eigen's solver), a singular S is factorized by a complete orthogonal decomposition
+  /// that takes pivots below rank_tolerance × the largest as zero; false only if S is zero.
+  bool factorize(const System& sys, const typename traits::jacobian_type& g, double rank_tolerance = 0) {
+    return factorize_with(sys.mass(), g, rank_tolerance);
+  }
   /// The same with another weighting (a unit mass gives G Gᵀ).
   template <class Mass>
-  bool factorize_with(const Mass& mass, const typename traits::jacobian_type& g) {
+  bool factorize_with(const Mass& mass, const typename traits::jacobian_type& g, double rank_tolerance = 0) {
     if constexpr (M == 0) {
       return true;  // unconstrained: nothing to factorize
     } else {
       mass.right_apply_inverse(g, w_);
       ldlt_.system_matrix().noalias() = w_ * g.transpose();
-      return ldlt_.factorize();
+      deficient_ = false;
+      rank_ = static_cast<int>(g.rows());
+      if (ldlt_.factorize()) return true;
+      if (!(rank_tolerance > 0) || external_) return false;
+      cod_.setThreshold(rank_tolerance);
+      cod_.compute(ldlt_.system_matrix());
+      rank_ = static_cast<int>(cod_.rank());
+      deficient_ = true;
+      return rank_ > 0;
     }
   }
+  /// rhs ← S⁻¹ rhs, or S⁺ rhs (minimum norm) after a rank-deficient factorization.
   template <class V>
-  void solve_in_place(V& rhs) { ldlt_.solve_in_place(rhs); }
+  void solve_in_place(V& rhs) {
+    if constexpr (M != 0) {
+      if (deficient_) {
+        scratch_ = cod_.solve(rhs);
+        rhs = scratch_;
+        return;
+      }
+    }
+    ldlt_.solve_in_place(rhs);
+  }
+  /// The rank of S found by the last factorize(): m unless it was rank-deficient.
+  int rank() const { return rank_; }
   /// G M⁻¹ of the last factorize() (reused by the momentum projection and the next step).
   const matrix<M, N>& weighted_jacobian() const { return w_; }
 
  private:
+  using cod_type = std::conditional_t<M == 0, char, Eigen::CompleteOrthogonalDecomposition<matrix<M, M>>>;
   matrix<M, N> w_;
   dense_ldlt<M> ldlt_;
+  cod_type cod_{};
+  vector<M> scratch_;
+  external_linear_solver* external_ = nullptr;
+  int rank_ = 0;
+  bool deficient_ = false;
 };
 
 template <class System>
@@ -62,9 +103,13 @@ class constraint_gram<System, true> {
   void resize(int, int) {}
   void use(external_linear_solver* solver) { ldlt_.use(solver); }
 
-  bool factorize(const System& sys, const jacobian_type& g) { return factorize_with(sys.mass(), g); }
+  /// Redundant constraints are not solved for sparse G: the tolerance is not used, a singular S
+  /// is refused (the caller's error says so).
+  bool factorize(const System& sys, const jacobian_type& g, double = 0) { return factorize_with(sys.mass(), g); }
+  int rank() const { return rank_; }
   template <class Mass>
-  bool factorize_with(const Mass& mass, const jacobian_type& g) {
+  bool factorize_with(const Mass& mass, const jacobian_type& g, double = 0) {
+    rank_ = static_cast<int>(g.rows());
     const auto& w = mass.inverse_diagonal();  // sparse G requires a diagonal mass
     if (!planned_for(g)) plan(g);
     double* s = ldlt_.system_matrix().valuePtr();
@@ -127,6 +172,7 @@ class constraint_gram<System, true> {
   }
 
   sparse_ldlt ldlt_;
+  int rank_ = 0;
   std::vector<int> offset_, left_, right_, column_;
   std::vector<int> outer_, inner_;  // G's pattern the plan was built for (empty: none yet)
 };

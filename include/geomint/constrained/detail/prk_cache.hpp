@@ -105,7 +105,7 @@ class prk_cache {
     }
     if constexpr (traits::separable) {
       if constexpr (fast_path) net_gradient(sys, c.t, q, grad0(), force_);
-      if (m_ > 0 && !gram_.factorize(sys, g0())) throw singular_gram(c);
+      if (m_ > 0) factorize_gram(sys, g0(), c);
     }
   }
 
@@ -212,9 +212,25 @@ class prk_cache {
   }
 
   static step_error singular_gram(const context& c) {
-    return step_error(failure_reason::singular_constraint_jacobian, c.t, c.h, 0, 0,
-                      "G(q) M⁻¹ G(q)ᵀ is singular: the constraints are dependent at this "
-                      "configuration (e.g. the same constraint given twice)");
+    const char* why = traits::sparse_jacobian
+        ? "G(q) M⁻¹ G(q)ᵀ is singular: the constraints are dependent at this configuration (e.g. the "
+          "same constraint given twice); redundant constraints are solved for dense G only"
+        : c.options.linear_solver || c.options.linear_solver_factory
+        ? "G(q) M⁻¹ G(q)ᵀ is singular: the constraints are dependent at this configuration (e.g. the "
+          "same constraint given twice), and the external linear solver refused it"
+        : c.options.rank_tolerance > 0
+        ? "G(q) M⁻¹ G(q)ᵀ is zero to the rank tolerance: no constraint acts at this configuration"
+        : "G(q) M⁻¹ G(q)ᵀ is singular: the constraints are dependent at this configuration (e.g. the "
+          "same constraint given twice); if they are redundant everywhere, set "
+          "constrained_options::rank_tolerance";
+    return step_error(failure_reason::singular_constraint_jacobian, c.t, c.h, 0, 0, why);
+  }
+  /// S = G M⁻¹ Gᵀ at G, rank-revealing if options.rank_tolerance asks for it; the rank found
+  /// goes to the statistics.
+  void factorize_gram(const System& sys, const jacobian_type& g, const context& c) {
+    const bool ok = gram_.factorize(sys, g, c.options.rank_tolerance);
+    c.stats.constraint_rank = gram_.rank();
+    if (!ok) throw singular_gram(c);
   }
 
   /// Two-stage methods without constraints are explicit (RATTLE is velocity Verlet):
@@ -275,7 +291,7 @@ class prk_cache {
     }
     separable_.finish(zs_, p, grad0(), q1, grad1(), g1(), p1);
     if (m_ > 0) {
-      if (!gram_.factorize(sys, g1())) throw singular_gram(c);
+      factorize_gram(sys, g1(), c);
       hidden_.project_separable(system_at<System>(sys, c.t + c_end_ * c.h), q1, g1(), gram_, p1);
     }
     lambda_separable_ = separable_.multipliers();
@@ -308,7 +324,7 @@ class prk_cache {
         // ∇V(q1) serves the fast path's next step; a velocity-dependent force never takes it.
         if constexpr (fast_path) net_gradient(sys, c.t + c_end_ * c.h, q1, grad1(), force_);
         if (m_ > 0) {
-          if (!gram_.factorize(sys, g1())) throw singular_gram(c);
+          factorize_gram(sys, g1(), c);
           hidden_.project_separable(at_end, q1, g1(), gram_, p1);
         }
       } else {
