@@ -211,19 +211,18 @@ class prk_cache {
     multipliers_.col(S - 1) = hidden_.multiplier() / (bs != 0 ? h * bs : h);
   }
 
-  static step_error singular_gram(const context& c) {
-    const char* why = traits::sparse_jacobian
-        ? "G(q) M⁻¹ G(q)ᵀ is singular: the constraints are dependent at this configuration (e.g. the "
-          "same constraint given twice); redundant constraints are solved for dense G only"
-        : c.options.linear_solver || c.options.linear_solver_factory
-        ? "G(q) M⁻¹ G(q)ᵀ is singular: the constraints are dependent at this configuration (e.g. the "
-          "same constraint given twice), and the external linear solver refused it"
-        : c.options.rank_tolerance > 0
-        ? "G(q) M⁻¹ G(q)ᵀ is zero to the rank tolerance: no constraint acts at this configuration"
-        : "G(q) M⁻¹ G(q)ᵀ is singular: the constraints are dependent at this configuration (e.g. the "
-          "same constraint given twice); if they are redundant everywhere, set "
-          "constrained_options::rank_tolerance";
-    return step_error(failure_reason::singular_constraint_jacobian, c.t, c.h, 0, 0, why);
+  /// Why S is singular, and what the user can do about it.
+  step_error singular_gram(const context& c) const {
+    const bool external = fast_path && linear_solver_ != nullptr;  // only the fast path hands it S
+    if (c.options.rank_tolerance > 0 && !traits::sparse_jacobian && !external)
+      return step_error(failure_reason::singular_constraint_jacobian, c.t, c.h, 0, 0,
+                        "G(q) M⁻¹ G(q)ᵀ is zero to the rank tolerance: no constraint acts at this configuration");
+    const char* remedy = traits::sparse_jacobian ? "redundant constraints are solved for dense G only"
+        : external                              ? "the external linear solver refused it"
+                                                : "if they are redundant everywhere, set constrained_options::rank_tolerance";
+    return step_error(failure_reason::singular_constraint_jacobian, c.t, c.h, 0, 0,
+                      std::string("G(q) M⁻¹ G(q)ᵀ is singular: the constraints are dependent at this configuration "
+                                  "(e.g. the same constraint given twice); ") + remedy);
   }
   /// S = G M⁻¹ Gᵀ at G, rank-revealing if options.rank_tolerance asks for it; the rank found
   /// goes to the statistics.
